@@ -1,0 +1,96 @@
+"""viewalgebra: exact algebra of rocMLIR tensor views as ISL relations."""
+
+from .errors import (
+    CoordinateError,
+    InvalidTransformError,
+    NotInvertibleError,
+    RegularizeError,
+    TransformParseError,
+    ViewAlgebraError,
+)
+from .maps.affine import AffineMap
+from .maps.buffer import Buffer, dtype_bits
+from .maps.equations import affine_map_of
+from .maps.evaluate import evaluate, evaluate_array
+from .maps.lint import Finding, lint
+from .maps.relations import (
+    address_function,
+    map_function,
+    relation,
+    same_relation,
+    upper_box,
+    valid_set,
+    view_function,
+)
+from .maps.syntax import (
+    ParsedMap,
+    parse_affine_map,
+    parse_memref_type,
+    parse_mlir_transform_maps,
+    parse_transform,
+    parse_transform_map,
+    print_transform,
+    print_transform_map,
+    read_transform_map,
+)
+from .maps.transform_map import Problem, TransformMap, problems
+from .maps.transforms import (
+    AddDim,
+    Broadcast,
+    ConstDim,
+    Embed,
+    Merge,
+    Pad,
+    PassThrough,
+    Slice,
+    Transform,
+    Unmerge,
+)
+from .maps.view import View
+
+__all__ = [
+    "AddDim",
+    "AffineMap",
+    "Broadcast",
+    "Buffer",
+    "ConstDim",
+    "CoordinateError",
+    "Embed",
+    "Finding",
+    "InvalidTransformError",
+    "Merge",
+    "NotInvertibleError",
+    "Pad",
+    "ParsedMap",
+    "PassThrough",
+    "Problem",
+    "RegularizeError",
+    "Slice",
+    "Transform",
+    "TransformMap",
+    "TransformParseError",
+    "Unmerge",
+    "View",
+    "ViewAlgebraError",
+    "address_function",
+    "affine_map_of",
+    "dtype_bits",
+    "evaluate",
+    "evaluate_array",
+    "lint",
+    "map_function",
+    "parse_affine_map",
+    "parse_memref_type",
+    "parse_mlir_transform_maps",
+    "parse_transform",
+    "parse_transform_map",
+    "print_transform",
+    "print_transform_map",
+    "problems",
+    "read_transform_map",
+    "relation",
+    "same_relation",
+    "upper_box",
+    "valid_set",
+    "view_function",
+]

@@ -1,0 +1,43 @@
+"""The exception hierarchy: one root, precise leaves."""
+
+from __future__ import annotations
+
+
+class ViewAlgebraError(Exception):
+    """Root of every error viewalgebra raises on purpose."""
+
+
+class InvalidTransformError(ViewAlgebraError, ValueError):
+    """A transform, transform map or view breaks a rule (rocMLIR's verifier or a stricter one)."""
+
+
+class TransformParseError(ViewAlgebraError, ValueError):
+    """Text that is not valid rocMLIR / MLIR syntax.
+
+    The message names the line and column and what was expected there.
+    """
+
+    def __init__(self, message: str, text: str, offset: int) -> None:
+        self.text = text
+        """The whole text that was being parsed."""
+        self.offset = offset
+        """Character offset of the error in ``text``."""
+        self.line = text.count("\n", 0, offset) + 1
+        """1-based line of the error."""
+        self.column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        """1-based column of the error."""
+        self.reason = message
+        """The message without its location."""
+        super().__init__(f"{self.line}:{self.column}: {message}")
+
+
+class CoordinateError(ViewAlgebraError, IndexError):
+    """A coordinate tuple of the wrong rank or outside the box it indexes."""
+
+
+class NotInvertibleError(ViewAlgebraError):
+    """A view or map that has no inverse where one was asked for."""
+
+
+class RegularizeError(ViewAlgebraError):
+    """The regularizer cannot rewrite a kernel."""

@@ -1,0 +1,107 @@
+"""The compiled equations of each transform: lower coordinates as affine expressions of the upper
+ones, and the validity checks (rocMLIR's ``assembleMapFor`` and masking rule, design S2/S3).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import affine as A
+from .transform_map import TransformMap, require_meaningful
+from .transforms import (
+    AddDim,
+    Broadcast,
+    ConstDim,
+    Embed,
+    Merge,
+    Pad,
+    PassThrough,
+    Slice,
+    Transform,
+    Unmerge,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A validity check: ``0 <= lower[dim] < bound`` must hold for the point to be valid."""
+
+    dim: int
+    bound: int
+    op: Transform
+
+
+@lru_cache(maxsize=4096)
+def affine_map_of(tm: TransformMap) -> A.AffineMap:
+    """The affine map rocMLIR computes from the ops (``TransformMapAttr::get``).
+
+    Example: ``Merge{2, 3, 5}`` gives ``(d0) -> (d0 floordiv 15, (d0 mod 15) floordiv 5, d0 mod 5)``.
+    """
+    require_meaningful(tm)
+    results: list[A.AffineExpr | None] = [None] * tm.lower_rank
+    for op in tm.ops:
+        for d, e in zip(op.lower_dims, _lower_exprs(op), strict=True):
+            results[d] = e
+    return A.AffineMap(tm.upper_rank, tuple(r if r is not None else A.const(0) for r in results))
+
+
+@lru_cache(maxsize=4096)
+def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
+    """The lower dims whose range decides validity: Pad dims with non-zero padding, every Embed."""
+    checks: list[Check] = []
+    for op in tm.ops:
+        if isinstance(op, Pad):
+            for d, (left, right) in zip(op.lower_dims, op.amounts, strict=True):
+                if (left, right) != (0, 0):
+                    checks.append(Check(d, tm.lower_bounds[d], op))
+        elif isinstance(op, Embed):
+            checks.append(Check(op.lower_dims[0], tm.lower_bounds[op.lower_dims[0]], op))
+    return tuple(checks)
+
+
+def _lower_exprs(op: Transform) -> list[A.AffineExpr]:
+    u = [A.dim(d) for d in op.upper_dims]
+    match op:
+        case PassThrough():
+            return u
+        case Pad():
+            return [A.add(x, A.const(-left)) for x, (left, _) in zip(u, op.amounts, strict=True)]
+        case Slice():
+            return [A.add(x, A.const(begin)) for x, (begin, _) in zip(u, op.ranges, strict=True)]
+        case Embed():
+            expr: A.AffineExpr = A.const(0)
+            for x, c in zip(u, op.params, strict=True):
+                expr = A.add(expr, A.mul(x, c))
+            return [expr]
+        case Unmerge():
+            expr = u[0]
+            for x, s in zip(u[1:], op.params[1:], strict=True):
+                expr = A.add(A.mul(expr, s), x)
+            return [expr]
+        case Merge():
+            return _merge_exprs(u[0], op.params)
+        case Broadcast():
+            return [A.mod(x, p) for x, p in zip(u, op.params, strict=True)]
+        case ConstDim():
+            return [A.const(value) for value, _ in op.values]
+        case AddDim():
+            return []
+        case _:
+            raise AssertionError(f"unreachable: {op!r}")
+
+
+def _merge_exprs(x: A.AffineExpr, sizes: tuple[int, ...]) -> list[A.AffineExpr]:
+    # rocMLIR's compiled form: the first non-trivial lower dim is not reduced modulo its size.
+    total = math.prod(sizes)
+    strides = [math.prod(sizes[i + 1:]) for i in range(len(sizes))]
+    rem = x
+    out: list[A.AffineExpr] = []
+    for i, t in enumerate(strides):
+        if t == total or (i > 0 and t == strides[i - 1]):
+            out.append(A.const(0))
+            continue
+        out.append(A.floordiv(rem, t))
+        rem = A.mod(rem, t)
+    return out

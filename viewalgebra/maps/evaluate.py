@@ -1,0 +1,125 @@
+"""Numeric evaluation of transform maps: scalar (from the affine equations) and numpy-vectorized
+(written per op, independently of the equations, so each checks the other).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import CoordinateError
+from .affine import evaluate_expr
+from .equations import affine_map_of, validity_checks
+from .transform_map import TransformMap, require_meaningful
+from .transforms import (
+    AddDim,
+    Broadcast,
+    ConstDim,
+    Embed,
+    Merge,
+    Pad,
+    PassThrough,
+    Slice,
+    Unmerge,
+)
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def check_coords(coords: Sequence[int], shape: tuple[int, ...], what: str) -> tuple[int, ...]:
+    """``coords`` as a tuple of ints, or ``CoordinateError`` if it is not a point of ``shape``."""
+    try:
+        point = tuple(int(c) for c in coords)
+    except (TypeError, ValueError):
+        raise CoordinateError(f"{what}: coordinates must be integers, got {coords!r}") from None
+    if len(point) != len(shape):
+        raise CoordinateError(
+            f"{what}: {len(point)} coordinates for a space of rank {len(shape)}")
+    for k, (c, n) in enumerate(zip(point, shape, strict=True)):
+        if not 0 <= c < n:
+            raise CoordinateError(f"{what}: coordinate {k} is {c}, outside [0, {n})")
+    return point
+
+
+def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+    """The lower coordinates of an upper point, and whether the point is valid (design S3).
+
+    No bounds check on ``coords``: outside the box the compiled equations still apply.
+    Example: for ``<Pad{2, 1} ["x"] at [0] -> ["x"] at [0]>`` over ``[7] -> [4]``,
+    ``evaluate(tm, (1,)) == ((-1,), False)``.
+    """
+    amap = affine_map_of(tm)
+    point = tuple(coords)
+    lower = tuple(evaluate_expr(e, point) for e in amap.results)
+    valid = all(0 <= lower[c.dim] < c.bound for c in validity_checks(tm))
+    return lower, valid
+
+
+def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray]:
+    """``evaluate`` for many points at once: ``coords`` has shape ``(N, upper_rank)``.
+
+    Returns lower coordinates of shape ``(N, lower_rank)`` and a validity mask of shape ``(N,)``.
+    """
+    require_meaningful(tm)
+    coords = np.asarray(coords, dtype=np.int64).reshape(-1, tm.upper_rank)
+    n = coords.shape[0]
+    out = np.zeros((n, tm.lower_rank), dtype=np.int64)
+    valid = np.ones(n, dtype=np.bool_)
+
+    def check(column: IntArray, bound: int) -> None:
+        np.logical_and(valid, (column >= 0) & (column < bound), out=valid)
+
+    for op in tm.ops:
+        u, lo = list(op.upper_dims), list(op.lower_dims)
+        match op:
+            case PassThrough():
+                out[:, lo] = coords[:, u]
+            case Pad():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    left, right = op.params[2 * k], op.params[2 * k + 1]
+                    out[:, ld] = coords[:, ud] - left
+                    if left or right:
+                        check(out[:, ld], tm.lower_bounds[ld])
+            case Slice():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    out[:, ld] = coords[:, ud] + op.params[2 * k]
+            case Embed():
+                out[:, lo[0]] = coords[:, u] @ np.asarray(op.params, dtype=np.int64)
+                check(out[:, lo[0]], tm.lower_bounds[lo[0]])
+            case Unmerge():
+                acc = coords[:, u[0]].copy()
+                for ud, s in zip(u[1:], op.params[1:], strict=True):
+                    acc = acc * s + coords[:, ud]
+                out[:, lo[0]] = acc
+            case Merge():
+                _merge_array(coords[:, u[0]], op.params, out, lo)
+            case Broadcast():
+                for ud, ld, p in zip(u, lo, op.params, strict=True):
+                    out[:, ld] = coords[:, ud] % p
+            case ConstDim():
+                for k, ld in enumerate(lo):
+                    out[:, ld] = op.params[2 * k]
+            case AddDim():
+                pass
+            case _:
+                raise AssertionError(f"unreachable: {op!r}")
+    return out, valid
+
+
+def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list[int]) -> None:
+    # Walk the lower dims slowest first; a dim whose stride equals the total (all sizes so far 1)
+    # or the previous stride (its size is 1) is constant 0; the first other dim is not reduced.
+    total = int(np.prod(sizes))
+    rem = x.copy()
+    prev_stride = None
+    for i, d in enumerate(lower):
+        stride = int(np.prod(sizes[i + 1:]))
+        if stride == total or stride == prev_stride:
+            out[:, d] = 0
+        else:
+            out[:, d] = rem // stride
+            rem = rem % stride
+        prev_stride = stride

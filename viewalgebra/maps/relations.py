@@ -1,0 +1,157 @@
+"""Transform maps and views as exact ISL objects (islpy), built with islpy's constructors.
+
+Each map is a quasi-affine function (``isl.PwMultiAff``) from upper to lower coordinates whose
+domain is the upper box intersected with the valid set (design S3). A view composes its maps by
+substitution (``pullback``), never by relational ``apply_range`` (islpy-notes.md §0). Results are
+cached beside the frozen values, keyed on them; ISL objects are never hashed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import islpy as isl
+
+from ..errors import ViewAlgebraError
+from . import affine as A
+from .equations import affine_map_of, validity_checks
+from .transform_map import TransformMap
+from .view import View
+
+CTX = isl.DEFAULT_CONTEXT
+"""The one ISL context every object lives in (objects of different contexts must not mix)."""
+
+
+def _val(v: int) -> isl.Val:
+    return isl.Val.int_from_si(CTX, v) if -(2**62) < v < 2**62 else isl.Val(str(v), CTX)
+
+
+def _aff(e: A.AffineExpr, ls: isl.LocalSpace) -> isl.Aff:
+    if isinstance(e, A.DimExpr):
+        return isl.Aff.var_on_domain(ls, isl.dim_type.set, e.index)
+    if isinstance(e, A.ConstExpr):
+        return isl.Aff.zero_on_domain(ls).add_constant_val(_val(e.value))
+    lhs = _aff(e.lhs, ls)
+    if e.op == "+":
+        return lhs.add(_aff(e.rhs, ls))
+    if not isinstance(e.rhs, A.ConstExpr):
+        raise ViewAlgebraError(f"not affine: {A.print_expr(e)}")
+    c = e.rhs.value
+    if e.op == "*":
+        return lhs.scale_val(_val(c))
+    if c <= 0:
+        raise ViewAlgebraError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
+    if e.op == "floordiv":
+        return lhs.scale_down_val(_val(c)).floor()
+    if e.op == "ceildiv":
+        return lhs.scale_down_val(_val(c)).ceil()
+    return lhs.mod_val(_val(c))
+
+
+def _set_space(rank: int) -> isl.Space:
+    return isl.Space.set_alloc(CTX, 0, rank)
+
+
+def box(shape: tuple[int, ...]) -> isl.Set:
+    """``{ [i0, ...] : 0 <= i_k < shape[k] }``."""
+    ls = isl.LocalSpace.from_space(_set_space(len(shape)))
+    result = isl.Set.universe(_set_space(len(shape)))
+    zero = isl.Aff.zero_on_domain(ls)
+    for k, n in enumerate(shape):
+        var = isl.Aff.var_on_domain(ls, isl.dim_type.set, k)
+        result = result & var.ge_set(zero) & var.lt_set(zero.add_constant_val(_val(n)))
+    return result
+
+
+def affine_function(amap: A.AffineMap) -> isl.MultiAff:
+    """An affine map as an ISL function on the whole space."""
+    space = isl.Space.alloc(CTX, 0, amap.num_dims, len(amap.results))
+    ls = isl.LocalSpace.from_space(_set_space(amap.num_dims))
+    affs = isl.AffList.alloc(CTX, len(amap.results))
+    for r in amap.results:
+        affs = affs.add(_aff(r, ls))
+    return isl.MultiAff.from_aff_list(space, affs)
+
+
+@lru_cache(maxsize=4096)
+def formula(tm: TransformMap) -> isl.PwMultiAff:
+    """The map's equations with domain = valid points of the whole (unbounded) upper space."""
+    ma = affine_function(affine_map_of(tm))
+    ls = isl.LocalSpace.from_space(_set_space(tm.upper_rank))
+    valid = isl.Set.universe(_set_space(tm.upper_rank))
+    zero = isl.Aff.zero_on_domain(ls)
+    for check in validity_checks(tm):
+        lower = ma.get_at(check.dim)
+        valid = valid & lower.ge_set(zero) & lower.lt_set(zero.add_constant_val(_val(check.bound)))
+    return isl.PwMultiAff.from_multi_aff(ma).intersect_domain(valid)
+
+
+@lru_cache(maxsize=4096)
+def map_function(tm: TransformMap) -> isl.PwMultiAff:
+    """The map as an ISL function: upper point -> lower point, on the valid part of the upper box.
+
+    Example: ``Pad{2, 1}`` over ``[7] -> [4]`` gives ``{ [i0] -> [(-2 + i0)] : 2 <= i0 <= 5 }``.
+    """
+    return formula(tm).intersect_domain(box(tm.upper_bounds))
+
+
+@lru_cache(maxsize=1024)
+def view_function(view: View) -> isl.PwMultiAff:
+    """The view as an ISL function: view point -> buffer coordinates, on the valid view points.
+
+    Intermediate boxes are not intersected: a coordinate leaving its declared bounds without a
+    validity check is a hazard that ``lint`` reports, not a silent invalid point.
+    """
+    f = isl.PwMultiAff.from_multi_aff(isl.MultiAff.identity(
+        isl.Space.alloc(CTX, 0, view.rank, view.rank)))
+    for m in view.maps:
+        f = formula(m).pullback_pw_multi_aff(f)
+    return f.intersect_domain(box(view.shape))
+
+
+@lru_cache(maxsize=1024)
+def address_function(view: View) -> isl.PwAff:
+    """The view as an ISL function: view point -> buffer address (design S4), on valid points."""
+    buf = view.buffer
+    ls = isl.LocalSpace.from_space(_set_space(buf.rank))
+    addr = isl.Aff.zero_on_domain(ls).add_constant_val(_val(buf.offset))
+    for k, s in enumerate(buf.strides or ()):
+        addr = addr.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, k).scale_val(_val(s)))
+    return isl.PwAff.from_aff(addr).pullback_pw_multi_aff(view_function(view))
+
+
+def valid_set(x: TransformMap | View) -> isl.Set:
+    """The valid (non-padding) points of a map's upper box or a view's box."""
+    if isinstance(x, TransformMap):
+        return map_function(x).domain()
+    return view_function(x).domain()
+
+
+def upper_box(x: TransformMap | View) -> isl.Set:
+    """The box of upper (view) coordinates."""
+    return box(x.upper_bounds if isinstance(x, TransformMap) else x.shape)
+
+
+def relation(x: TransformMap | View) -> isl.Map:
+    """The exact relation: upper -> lower point for a map, view point -> address for a view."""
+    if isinstance(x, TransformMap):
+        return isl.Map.from_pw_multi_aff(map_function(x))
+    return isl.Map.from_pw_aff(address_function(x))
+
+
+def same_relation(a: TransformMap | View, b: TransformMap | View) -> bool:
+    """Semantic equality: same box, same valid set, same image of every valid point.
+
+    For maps the image is the lower point; for views it is the buffer address, so two views of
+    different buffers that touch the same addresses in the same way are the same relation.
+    (``==`` is structural equality of the values.)
+    """
+    if type(a) is not type(b):
+        raise ViewAlgebraError(
+            f"same_relation: cannot compare a {type(a).__name__} with a {type(b).__name__}")
+    if isinstance(a, TransformMap) and isinstance(b, TransformMap):
+        if a.upper_bounds != b.upper_bounds or a.lower_rank != b.lower_rank:
+            return False
+    elif isinstance(a, View) and isinstance(b, View) and a.shape != b.shape:
+        return False
+    return relation(a).is_equal(relation(b))

@@ -1,0 +1,463 @@
+"""rocMLIR text syntax: ``#rock.transform_map<...>``, ``affine_map<...>``, ``memref<...>`` types,
+and the transform maps of a whole ``.mlir`` file.
+
+Parse errors are ``TransformParseError`` with the line and column and what was expected there;
+verifier errors found while parsing are ``InvalidTransformError`` with the same location prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from ..errors import InvalidTransformError, TransformParseError, ViewAlgebraError
+from . import affine as A
+from .buffer import Buffer
+from .equations import affine_map_of
+from .transform_map import TransformMap
+from .transforms import TRANSFORM_TYPES, Transform
+
+_T = TypeVar("_T")
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<int>[0-9]+)
+  | (?P<hashid>\#[A-Za-z_][\w$.]*)
+  | (?P<ident>[A-Za-z_][\w$.]*)
+  | (?P<arrow>->)
+  | (?P<punct>[<>\[\]{}(),=*+\-:?])
+""", re.VERBOSE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str
+    text: str
+    offset: int
+
+
+class _Parser:
+    """Recursive descent over one piece of text, starting at ``offset``."""
+
+    def __init__(self, text: str, offset: int = 0,
+                 aliases: Mapping[str, A.AffineMap] | None = None) -> None:
+        self.text = text
+        self.pos = offset
+        self.aliases = dict(aliases or {})
+        self._peeked: _Tok | None = None
+
+    # {{{ tokens
+
+    def error(self, expected: str, tok: _Tok | None = None) -> TransformParseError:
+        tok = tok or self.peek()
+        found = "end of input" if tok.kind == "eof" else repr(tok.text)
+        return TransformParseError(f"expected {expected}, found {found}", self.text, tok.offset)
+
+    def peek(self) -> _Tok:
+        if self._peeked is None:
+            self._peeked = self._scan()
+        return self._peeked
+
+    def _scan(self) -> _Tok:
+        while True:
+            if self.pos >= len(self.text):
+                return _Tok("eof", "", len(self.text))
+            m = _TOKEN.match(self.text, self.pos)
+            if m is None:
+                raise TransformParseError(
+                    f"unexpected character {self.text[self.pos]!r}", self.text, self.pos)
+            self.pos = m.end()
+            kind = m.lastgroup or ""
+            if kind != "ws":
+                return _Tok(kind, m.group(), m.start())
+
+    def next(self) -> _Tok:
+        tok = self.peek()
+        self._peeked = None
+        return tok
+
+    def accept(self, text: str) -> bool:
+        if self.peek().text == text and self.peek().kind != "string":
+            self.next()
+            return True
+        return False
+
+    def expect(self, text: str, expected: str | None = None) -> _Tok:
+        tok = self.peek()
+        if tok.text != text or tok.kind == "string":
+            raise self.error(expected or f"'{text}'")
+        return self.next()
+
+    def integer(self, what: str = "an integer") -> int:
+        negative = self.accept("-")
+        tok = self.peek()
+        if tok.kind != "int":
+            raise self.error(what)
+        self.next()
+        return -int(tok.text) if negative else int(tok.text)
+
+    def bracket_list(self, open_: str, close: str, item: Callable[[], _T], what: str) -> list[_T]:
+        self.expect(open_, f"'{open_}' opening {what}")
+        items: list[_T] = []
+        if self.accept(close):
+            return items
+        while True:
+            items.append(item())
+            if self.accept(close):
+                return items
+            self.expect(",", f"',' or '{close}' in {what}")
+
+    # }}}
+    # {{{ affine maps
+
+    def affine_map_ref(self) -> A.AffineMap:
+        tok = self.peek()
+        if tok.kind == "hashid":
+            self.next()
+            name = tok.text[1:]
+            if name not in self.aliases:
+                raise TransformParseError(
+                    f"undefined affine map alias #{name}", self.text, tok.offset)
+            return self.aliases[name]
+        self.expect("affine_map", "'affine_map' or an affine map alias such as '#map'")
+        self.expect("<", "'<' after 'affine_map'")
+        amap = self.affine_map_body()
+        self.expect(">", "'>' closing the affine map")
+        return amap
+
+    def affine_map_body(self) -> A.AffineMap:
+        dims = self.bracket_list("(", ")", self.ident, "the dimension list")
+        if self.peek().text == "[":
+            raise self.error("'->' (affine maps with symbols are not supported)")
+        names = {d: i for i, d in enumerate(dims)}
+        if len(names) != len(dims):
+            raise self.error("distinct dimension names")
+        self.expect("->", "'->' after the dimension list")
+        results = self.bracket_list("(", ")", lambda: self.affine_expr(names), "the results")
+        return A.AffineMap(len(dims), tuple(results))
+
+    def ident(self) -> str:
+        tok = self.peek()
+        if tok.kind != "ident":
+            raise self.error("an identifier")
+        return self.next().text
+
+    def affine_expr(self, names: dict[str, int]) -> A.AffineExpr:
+        expr = self.affine_term(names)
+        while self.peek().text in ("+", "-"):
+            sign = self.next().text
+            rhs = self.affine_term(names)
+            expr = A.add(expr, rhs if sign == "+" else A.mul(rhs, -1))
+        return expr
+
+    def affine_term(self, names: dict[str, int]) -> A.AffineExpr:
+        expr = self.affine_unary(names)
+        while self.peek().text in ("*", "floordiv", "ceildiv", "mod"):
+            op_tok = self.next()
+            rhs = self.affine_unary(names)
+            if op_tok.text == "*":
+                if isinstance(rhs, A.ConstExpr):
+                    expr = A.mul(expr, rhs.value)
+                elif isinstance(expr, A.ConstExpr):
+                    expr = A.mul(rhs, expr.value)
+                else:
+                    raise TransformParseError(
+                        "non-affine product: one side of '*' must be a constant",
+                        self.text, op_tok.offset)
+                continue
+            if not isinstance(rhs, A.ConstExpr) or rhs.value <= 0:
+                raise TransformParseError(
+                    f"the right side of '{op_tok.text}' must be a positive constant",
+                    self.text, op_tok.offset)
+            if op_tok.text == "floordiv":
+                expr = A.floordiv(expr, rhs.value)
+            elif op_tok.text == "mod":
+                expr = A.mod(expr, rhs.value)
+            else:
+                expr = A.BinaryExpr("ceildiv", expr, rhs)
+        return expr
+
+    def affine_unary(self, names: dict[str, int]) -> A.AffineExpr:
+        tok = self.peek()
+        if self.accept("-"):
+            return A.mul(self.affine_unary(names), -1)
+        if self.accept("("):
+            expr = self.affine_expr(names)
+            self.expect(")", "')' closing the parenthesized expression")
+            return expr
+        if tok.kind == "int":
+            return A.const(int(self.next().text))
+        if tok.kind == "ident" and tok.text in names:
+            self.next()
+            return A.dim(names[tok.text])
+        raise self.error("a dimension, an integer or '('")
+
+    # }}}
+    # {{{ transforms
+
+    def name(self) -> str:
+        tok = self.peek()
+        if tok.kind == "string":
+            self.next()
+            return _unquote(tok.text)
+        if tok.kind in ("ident", "int"):
+            return self.next().text
+        raise self.error("a dimension name (quoted string or keyword)")
+
+    def dim_index(self) -> int:
+        tok = self.peek()
+        if tok.kind != "int":
+            raise self.error("a dimension index (non-negative integer)")
+        return int(self.next().text)
+
+    def transform(self) -> Transform:
+        start = self.expect("<", "'<' opening a transform")
+        tok = self.peek()
+        kind = tok.text if tok.kind in ("ident", "string") else ""
+        if tok.kind == "string":
+            kind = _unquote(kind)
+        if kind not in TRANSFORM_TYPES:
+            raise self.error(
+                "a name of a known transform (" + ", ".join(TRANSFORM_TYPES) + ")")
+        self.next()
+        params: list[int] = []
+        if self.peek().text == "{":
+            params = self.bracket_list("{", "}", self.integer, "the parameters")
+        upper_names = self.bracket_list("[", "]", self.name, "the upper names")
+        self.expect("at", "'at' after the upper names")
+        upper_dims = self.bracket_list("[", "]", self.dim_index, "the upper dims")
+        self.expect("->", "'->' between upper and lower dims")
+        lower_names = self.bracket_list("[", "]", self.name, "the lower names")
+        self.expect("at", "'at' after the lower names")
+        lower_dims = self.bracket_list("[", "]", self.dim_index, "the lower dims")
+        self.expect(">", "'>' closing the transform")
+        try:
+            return TRANSFORM_TYPES[kind](tuple(params), tuple(upper_names), tuple(upper_dims),
+                                        tuple(lower_names), tuple(lower_dims))
+        except InvalidTransformError as e:
+            raise _located(e, self.text, start.offset) from None
+
+    def transform_map(self, strict: bool) -> tuple[TransformMap, A.AffineMap]:
+        """``[#rock.transform_map]<amap by [ops] bounds = [..] -> [..]>``."""
+        if self.peek().text == "#rock.transform_map":
+            self.next()
+        start = self.expect("<", "'<' opening a transform map")
+        amap = self.affine_map_ref()
+        self.expect("by", "'by' after the affine map")
+        ops = self.bracket_list("[", "]", self.transform, "the transform list")
+        self.expect("bounds", "'bounds' after the transform list")
+        self.expect("=", "'=' after 'bounds'")
+        upper = self.bracket_list("[", "]", self.integer, "the upper bounds")
+        self.expect("->", "'->' between upper and lower bounds")
+        lower = self.bracket_list("[", "]", self.integer, "the lower bounds")
+        self.expect(">", "'>' closing the transform map")
+        try:
+            if amap.num_dims != len(upper):
+                raise InvalidTransformError(
+                    f"Affine map has {amap.num_dims} inputs but there are {len(upper)} "
+                    "input dimensions")
+            if len(amap.results) != len(lower):
+                raise InvalidTransformError(
+                    f"Affine map has {len(amap.results)} outputs but there are {len(lower)} "
+                    "output dimensions")
+            tm = TransformMap(tuple(ops), tuple(upper), tuple(lower), strict)
+        except InvalidTransformError as e:
+            raise _located(e, self.text, start.offset) from None
+        return tm, amap
+
+    def end(self) -> None:
+        if self.peek().kind != "eof":
+            raise self.error("end of input")
+
+    # }}}
+
+
+def _unquote(s: str) -> str:
+    body = s[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _located(e: InvalidTransformError, text: str, offset: int) -> InvalidTransformError:
+    loc = TransformParseError("", text, offset)
+    return InvalidTransformError(f"{loc.line}:{loc.column}: {e}")
+
+
+def parse_affine_map(text: str) -> A.AffineMap:
+    """Parse ``affine_map<(d0, d1) -> (d0 floordiv 8, d1)>`` (or just the part inside ``<>``)."""
+    p = _Parser(text)
+    if p.peek().text == "affine_map":
+        amap = p.affine_map_ref()
+    else:
+        amap = p.affine_map_body()
+    p.end()
+    return amap
+
+
+def parse_transform(text: str) -> Transform:
+    """Parse one transform: ``#rock.transform<Merge{4, 8} ["x"] at [0] -> ["a", "b"] at [0, 1]>``
+    or the same without the ``#rock.transform`` prefix."""
+    p = _Parser(text)
+    p.accept("#rock.transform")
+    t = p.transform()
+    p.end()
+    return t
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMap:
+    """A transform map read from text, with what the text said beside the ops."""
+
+    map: TransformMap | None
+    """The map, or ``None`` when it was rejected (see ``error``)."""
+    written: A.AffineMap | None
+    """The ``affine_map`` as written in the text (rocMLIR does not check it against the ops)."""
+    line: int
+    column: int
+    name: str | None = None
+    """The alias (``#transform_map0``) for an alias definition, else ``None``."""
+    form: Literal["alias", "inline", "attribute"] = "attribute"
+    """``alias``: ``#name = #rock.transform_map<...>``; ``inline``: ``rock.transform %x by <...>``;
+    ``attribute``: ``#rock.transform_map<...>`` anywhere else."""
+    error: ViewAlgebraError | None = None
+
+
+def read_transform_map(text: str, *, strict: bool = True,
+                       aliases: Mapping[str, A.AffineMap] | None = None) -> ParsedMap:
+    """Parse a transform map and keep the written affine map beside it (``lint`` compares them)."""
+    tm, written = _read(text, strict, aliases)
+    return ParsedMap(tm, written, 1, 1)
+
+
+def _read(text: str, strict: bool,
+          aliases: Mapping[str, A.AffineMap] | None) -> tuple[TransformMap, A.AffineMap]:
+    p = _Parser(text, aliases=aliases)
+    result = p.transform_map(strict)
+    p.end()
+    return result
+
+
+def parse_transform_map(text: str, *, strict: bool = True,
+                        aliases: Mapping[str, A.AffineMap] | None = None) -> TransformMap:
+    """Parse ``#rock.transform_map<...>`` or the inline ``<affine_map<...> by [...] bounds = ...>``.
+
+    Example: ``parse_transform_map('<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"]
+    at [0, 1] -> ["a", "b"] at [1, 0]>] bounds = [4, 8] -> [8, 4]>')``.
+    ``strict=False`` accepts whatever rocMLIR's verifier accepts. The written affine map is parsed
+    but not trusted (use ``read_transform_map`` and ``lint`` to compare it with the ops).
+    """
+    return _read(text, strict, aliases)[0]
+
+
+def print_transform_map(tm: TransformMap, *, prefix: bool = True) -> str:
+    """rocMLIR's printed form, with the affine map recomputed from the ops.
+
+    Example: ``#rock.transform_map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by
+    [<Merge{4, 8} ["x"] at [0] -> ["a", "b"] at [0, 1]>] bounds = [32] -> [4, 8]>``.
+    ``prefix=False`` gives the inline form used by ``rock.transform %x by <...>``.
+    """
+    amap = affine_map_of(tm)
+    ops = ", ".join(print_transform(op) for op in tm.ops)
+    body = (f"<affine_map<{amap}> by [{ops}] bounds = {_ints(tm.upper_bounds)} -> "
+            f"{_ints(tm.lower_bounds)}>")
+    return "#rock.transform_map" + body if prefix else body
+
+
+def print_transform(op: Transform) -> str:
+    """One transform as rocMLIR prints it inside a transform map: ``<PassThrough [...] ...>``."""
+    params = "{" + ", ".join(map(str, op.params)) + "}" if op.params else ""
+    return (f"<{op.kind}{params} [{', '.join(map(_quote, op.upper_names))}] at "
+            f"{_ints(op.upper_dims)} -> [{', '.join(map(_quote, op.lower_names))}] at "
+            f"{_ints(op.lower_dims)}>")
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+# {{{ memref types
+
+_MEMREF = re.compile(
+    r"memref<\s*((?:[0-9]+\s*x\s*)*)([A-Za-z][A-Za-z0-9]*)\s*"
+    r"(?:,\s*strided<\s*\[([^\]]*)\]\s*(?:,\s*offset\s*:\s*(-?[0-9]+))?\s*>)?\s*>")
+
+
+def parse_memref_type(text: str) -> Buffer:
+    """A buffer from ``memref<4x8xf32>`` or ``memref<4x8xf16, strided<[16, 1], offset: 4>>``."""
+    m = _MEMREF.fullmatch(text.strip())
+    if m is None:
+        raise TransformParseError(
+            "expected a static memref type such as 'memref<4x8xf32>' or "
+            "'memref<4x8xf32, strided<[8, 1], offset: 0>>'", text, 0)
+    shape = tuple(int(s) for s in re.findall(r"[0-9]+", m.group(1)))
+    strides = None
+    if m.group(3) is not None:
+        try:
+            strides = tuple(int(s) for s in m.group(3).split(",") if s.strip())
+        except ValueError:
+            raise TransformParseError(
+                "expected static integer strides", text, m.start(3)) from None
+    return Buffer(shape, m.group(2), strides, int(m.group(4) or 0))
+
+
+# }}}
+# {{{ .mlir files
+
+_AFFINE_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=affine_map\s*<)", re.M)
+_MAP_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=#rock\.transform_map\s*<)", re.M)
+_INLINE = re.compile(r"\brock\.transform\s+%[\w$.#-]+\s+by\s+(?=<)")
+_ATTRIBUTE = re.compile(r"#rock\.transform_map\s*<")
+
+
+def _blank_comments(text: str) -> str:
+    # Replace // comments by spaces (offsets, lines and columns stay those of the file).
+    return re.sub(r"//[^\n]*", lambda m: " " * len(m.group()), text)
+
+
+def parse_mlir_transform_maps(text: str, *, strict: bool = False,
+                              errors: Literal["raise", "collect"] = "raise") -> tuple[ParsedMap, ...]:
+    """Every transform map of an ``.mlir`` file, in file order.
+
+    Reads ``#name = #rock.transform_map<...>`` aliases, inline ``rock.transform %x by <...>``
+    maps and any other ``#rock.transform_map<...>`` attribute; ``#map = affine_map<...>`` aliases
+    are resolved; comments are skipped. ``strict=False`` (the default) accepts what rocMLIR
+    accepts. With ``errors="collect"`` a map that fails to parse or verify is returned with its
+    ``error`` instead of raising.
+    """
+    code = _blank_comments(text)
+    aliases: dict[str, A.AffineMap] = {}
+    for m in _AFFINE_ALIAS.finditer(code):
+        p = _Parser(code, m.end())
+        p.expect("affine_map")
+        p.expect("<")
+        aliases[m.group(1)] = p.affine_map_body()
+        p.expect(">", "'>' closing the affine map")
+    starts: dict[int, tuple[str | None, Literal["alias", "inline", "attribute"]]] = {}
+    for m in _ATTRIBUTE.finditer(code):
+        starts[m.start()] = (None, "attribute")
+    for m in _MAP_ALIAS.finditer(code):
+        starts[m.end()] = (m.group(1), "alias")
+    for m in _INLINE.finditer(code):
+        starts[m.end()] = (None, "inline")
+    found: list[ParsedMap] = []
+    for offset in sorted(starts):
+        name, form = starts[offset]
+        loc = TransformParseError("", code, offset)
+        try:
+            p = _Parser(code, offset, aliases)
+            tm, written = p.transform_map(strict)
+            found.append(ParsedMap(tm, written, loc.line, loc.column, name, form))
+        except ViewAlgebraError as e:
+            if errors == "raise":
+                raise
+            found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e))
+    return tuple(found)
+
+
+# }}}

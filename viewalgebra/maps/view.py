@@ -1,0 +1,107 @@
+"""``View``: a buffer seen through a chain of transform maps, listed top (view side) first (S1)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InvalidTransformError
+from .buffer import Buffer
+from .evaluate import BoolArray, IntArray, check_coords, evaluate, evaluate_array
+from .transform_map import TransformMap
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """``view[u] = buffer[M_bottom(...M_top(u))]`` with ``maps = (M_top, ..., M_bottom)``.
+
+    Example: ``View(Buffer((8, 4)), [transpose])`` where ``transpose`` maps ``[4, 8] -> [8, 4]``.
+    Each map's lower bounds must equal the next map's upper bounds and the last map's lower
+    bounds the buffer's shape; ``strict=False`` only requires the ranks to agree (rocMLIR's own
+    tests contain such views).
+    """
+
+    buffer: Buffer
+    maps: tuple[TransformMap, ...] = ()
+    strict: bool = field(default=True, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.buffer, Buffer):
+            raise InvalidTransformError(f"View needs a Buffer, got {self.buffer!r}")
+        maps = tuple(self.maps)
+        for m in maps:
+            if not isinstance(m, TransformMap):
+                raise InvalidTransformError(f"View maps must be TransformMaps, got {m!r}")
+        object.__setattr__(self, "maps", maps)
+        for k, (upper, lower) in enumerate(self._links()):
+            what = ("buffer shape" if k == len(maps) - 1 else f"upper bounds of map {k + 1}")
+            if len(upper) != len(lower):
+                raise InvalidTransformError(
+                    f"View: lower rank of map {k} ({len(upper)}) != rank of {what} ({len(lower)})")
+            if self.strict and upper != lower:
+                raise InvalidTransformError(
+                    f"View: lower bounds of map {k} {list(upper)} != {what} {list(lower)}")
+
+    def _links(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        below = [m.upper_bounds for m in self.maps[1:]] + [self.buffer.shape]
+        return [(m.lower_bounds, b) for m, b in zip(self.maps, below, strict=True)]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The view's shape: the top map's upper bounds (the buffer's shape with no maps)."""
+        return self.maps[0].upper_bounds if self.maps else self.buffer.shape
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def address(self, coords: Sequence[int]) -> int | None:
+        """The buffer address of a view point, or ``None`` if the point is invalid (padding).
+
+        Example: through ``Merge{4, 8}`` + PassThrough over ``memref<4x5x8xf32>``,
+        ``address((9, 3)) == 1*40 + 3*8 + 1 == 65``.
+        """
+        point = check_coords(coords, self.shape, "View.address")
+        for m in self.maps:
+            point, valid = evaluate(m, point)
+            if not valid:
+                return None
+        return self.buffer.address(point)
+
+    def addresses(self) -> tuple[IntArray, BoolArray]:
+        """Every point's address and validity, by numpy enumeration (the brute-force oracle).
+
+        Returns two arrays of the view's shape; invalid points hold address -1.
+        """
+        points = all_points(self.shape)
+        addr, valid = addresses_of(self, points)
+        return addr.reshape(self.shape), valid.reshape(self.shape)
+
+
+def all_points(shape: Sequence[int]) -> IntArray:
+    """Every point of the box ``shape`` in row-major order, as an ``(N, rank)`` array."""
+    if not shape:
+        return np.zeros((1, 0), dtype=np.int64)
+    grids = np.indices(tuple(shape), dtype=np.int64)
+    return grids.reshape(len(shape), -1).T.copy()
+
+
+def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
+    """Addresses (-1 where invalid) and validity of the given view points, shape ``(N, rank)``."""
+    coords = np.asarray(points, dtype=np.int64).reshape(-1, view.rank)
+    valid = np.ones(coords.shape[0], dtype=np.bool_)
+    for m in view.maps:
+        coords, ok = evaluate_array(m, coords)
+        valid &= ok
+    strides = np.asarray(view.buffer.strides, dtype=np.int64)
+    addr = view.buffer.offset + coords @ strides if view.buffer.rank else (
+        np.full(coords.shape[0], view.buffer.offset, dtype=np.int64))
+    return np.where(valid, addr, -1), valid
+
+
+def iter_points(shape: Sequence[int]) -> itertools.product[tuple[int, ...]]:
+    """Every point of the box ``shape`` in row-major order, as tuples."""
+    return itertools.product(*(range(n) for n in shape))
