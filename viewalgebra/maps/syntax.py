@@ -355,14 +355,17 @@ def parse_transform_map(text: str, *, strict: bool = True,
     return _read(text, strict, aliases)[0]
 
 
-def print_transform_map(tm: TransformMap, *, prefix: bool = True) -> str:
+def print_transform_map(tm: TransformMap, *, prefix: bool = True,
+                        affine_map: A.AffineMap | None = None) -> str:
     """rocMLIR's printed form, with the affine map recomputed from the ops.
 
     Example: ``#rock.transform_map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by
     [<Merge{4, 8} ["x"] at [0] -> ["a", "b"] at [0, 1]>] bounds = [32] -> [4, 8]>``.
-    ``prefix=False`` gives the inline form used by ``rock.transform %x by <...>``.
+    ``prefix=False`` gives the inline form used by ``rock.transform %x by <...>``. A map without
+    a defined meaning (accepted with ``strict=False``) has no affine map of its own: pass the
+    written one as ``affine_map`` to print it.
     """
-    amap = affine_map_of(tm)
+    amap = affine_map if affine_map is not None else affine_map_of(tm)
     ops = ", ".join(print_transform(op) for op in tm.ops)
     body = (f"<affine_map<{amap}> by [{ops}] bounds = {_ints(tm.upper_bounds)} -> "
             f"{_ints(tm.lower_bounds)}>")
@@ -413,6 +416,7 @@ _AFFINE_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=affine_map\s*<)", 
 _MAP_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=#rock\.transform_map\s*<)", re.M)
 _INLINE = re.compile(r"\brock\.transform\s+%[\w$.#-]+\s+by\s+(?=<)")
 _ATTRIBUTE = re.compile(r"#rock\.transform_map\s*<")
+_SPLIT = re.compile(r"^[ \t]*// -----", re.M)
 
 
 def _blank_comments(text: str) -> str:
@@ -426,24 +430,33 @@ def parse_mlir_transform_maps(text: str, *, strict: bool = False,
 
     Reads ``#name = #rock.transform_map<...>`` aliases, inline ``rock.transform %x by <...>``
     maps and any other ``#rock.transform_map<...>`` attribute; ``#map = affine_map<...>`` aliases
-    are resolved; comments are skipped. ``strict=False`` (the default) accepts what rocMLIR
-    accepts. With ``errors="collect"`` a map that fails to parse or verify is returned with its
-    ``error`` instead of raising.
+    are resolved within their ``// -----`` section; comments are skipped. ``strict=False`` (the
+    default) accepts what rocMLIR accepts. With ``errors="collect"`` a map that fails to parse or
+    verify is returned with its ``error`` instead of raising.
     """
     code = _blank_comments(text)
+    found: list[ParsedMap] = []
+    bounds = [0] + [m.start() for m in _SPLIT.finditer(text)] + [len(text)]
+    for begin, end in zip(bounds, bounds[1:], strict=False):
+        found.extend(_section_maps(code, begin, end, strict, errors))
+    return tuple(found)
+
+
+def _section_maps(code: str, begin: int, end: int, strict: bool,
+                  errors: Literal["raise", "collect"]) -> list[ParsedMap]:
     aliases: dict[str, A.AffineMap] = {}
-    for m in _AFFINE_ALIAS.finditer(code):
+    for m in _AFFINE_ALIAS.finditer(code, begin, end):
         p = _Parser(code, m.end())
         p.expect("affine_map")
         p.expect("<")
         aliases[m.group(1)] = p.affine_map_body()
         p.expect(">", "'>' closing the affine map")
     starts: dict[int, tuple[str | None, Literal["alias", "inline", "attribute"]]] = {}
-    for m in _ATTRIBUTE.finditer(code):
+    for m in _ATTRIBUTE.finditer(code, begin, end):
         starts[m.start()] = (None, "attribute")
-    for m in _MAP_ALIAS.finditer(code):
+    for m in _MAP_ALIAS.finditer(code, begin, end):
         starts[m.end()] = (m.group(1), "alias")
-    for m in _INLINE.finditer(code):
+    for m in _INLINE.finditer(code, begin, end):
         starts[m.end()] = (None, "inline")
     found: list[ParsedMap] = []
     for offset in sorted(starts):
@@ -457,7 +470,7 @@ def parse_mlir_transform_maps(text: str, *, strict: bool = False,
             if errors == "raise":
                 raise
             found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e))
-    return tuple(found)
+    return found
 
 
 # }}}
