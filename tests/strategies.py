@@ -1,0 +1,255 @@
+"""Hypothesis strategies for consistent (``strict=True``) transform maps, buffers and views.
+
+A map is built bottom-up from a given lower shape: the lower dims are shuffled and cut into groups,
+each group gets an op whose upper dims and sizes follow that op's bound rule (``transform_map.py``),
+``AddDim``s add upper dims of their own, and finally the upper dims and the ops are shuffled. A view
+stacks such maps on a buffer, each map's upper shape becoming the lower shape of the next one.
+
+Every op type occurs: PassThrough (transposes included), Pad (zero and non-zero amounts), Slice,
+Embed (negative, zero and colliding coefficients), Unmerge (factorizations with unit factors), Merge,
+AddDim, Broadcast (upper sizes that do not divide by the lower size), ConstDim. ``max_points`` caps
+the number of points of every space, so tests can enumerate each box.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+import viewalgebra as va
+
+Draw = st.DrawFn
+
+KINDS = ("PassThrough", "Pad", "Slice", "Embed", "Unmerge", "Merge", "AddDim", "Broadcast",
+         "ConstDim")
+"""The nine op types, by rocMLIR name."""
+
+_ANY_GROUP = ("PassThrough", "Pad", "Slice", "Merge", "Broadcast", "ConstDim")
+"""Op types that take a group of any number of lower dims."""
+_ONE_DIM = ("Embed", "Unmerge")
+"""Op types with exactly one lower dim."""
+
+names = st.text(alphabet="abcxyz_019", min_size=1, max_size=3) | st.sampled_from(
+    ["0ipad", "dim0", "k", "g", "exp0", "", "a b", 'q"t', "back\\slash", "tab\tx", "new\nline",
+     "é", "->", "]", "{1}"])
+"""Dim names: rocMLIR-like ones plus some that need quoting or escaping in the text syntax."""
+
+
+def points(shape: Sequence[int]) -> int:
+    """Number of points of the box ``shape``."""
+    return math.prod(shape)
+
+
+@st.composite
+def shapes(draw: Draw, max_rank: int = 3, max_size: int = 8, max_points: int = 400,
+           min_rank: int = 0) -> tuple[int, ...]:
+    """A shape whose sizes are in ``[1, max_size]`` and whose box has at most ``max_points``."""
+    rank = draw(st.integers(min_rank, max_rank))
+    shape: list[int] = []
+    for _ in range(rank):
+        room = max_points // max(points(shape), 1)
+        shape.append(draw(st.integers(1, max(1, min(max_size, room)))))
+    return tuple(shape)
+
+
+def _prime_factors(n: int) -> list[int]:
+    factors: list[int] = []
+    p = 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.append(p)
+            n //= p
+        p += 1
+    if n > 1:
+        factors.append(n)
+    return factors
+
+
+@dataclass
+class _Budget:
+    """The box volume the map would have if the undecided lower dims kept their sizes."""
+
+    volume: int
+    max_points: int
+
+    def room(self, lower: int) -> int:
+        """The largest upper volume an op replacing lower dims of volume ``lower`` may have."""
+        return max(1, self.max_points // (self.volume // lower))
+
+    def spend(self, lower: int, upper: int) -> None:
+        self.volume = self.volume // lower * upper
+
+
+@dataclass
+class _Op:
+    """An op before the upper positions are known: its upper dims are slot numbers."""
+
+    kind: str
+    params: tuple[int, ...]
+    upper_slots: tuple[int, ...]
+    lower_names: tuple[str, ...]
+    lower_dims: tuple[int, ...]
+
+
+@st.composite
+def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
+                   max_points: int = 400, max_rank: int = 4,
+                   max_add_dims: int = 2) -> va.TransformMap:
+    """A consistent map whose lower bounds are ``lower_shape`` (drawn if not given).
+
+    Its upper box has at most ``max(max_points, points(lower_shape))`` points and at most
+    ``max(max_rank, len(lower_shape))`` dims.
+    """
+    if lower_shape is None:
+        lower_shape = draw(shapes(max_rank=max_rank, max_points=max_points))
+    lower = tuple(lower_shape)
+    budget = _Budget(max(points(lower), 1), max(max_points, points(lower)))
+
+    # Cut a shuffled list of lower dims into groups and give each group an op type.
+    order = draw(st.permutations(range(len(lower))))
+    groups: list[list[int]] = []
+    for d in order:
+        if groups and draw(st.booleans()):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    kinds = [draw(st.sampled_from(_ANY_GROUP + (_ONE_DIM * 2 if len(g) == 1 else ())))
+             for g in groups]
+
+    # Upper rank if every op takes the fewest upper dims it can; the rest is slack.
+    minimum = sum(0 if k == "ConstDim" else 1 if k in ("Merge",) + _ONE_DIM else len(g)
+                  for k, g in zip(kinds, groups, strict=True))
+    slack = max(max_rank, len(lower)) - minimum
+
+    slot_sizes: list[int] = []
+    slot_names: list[str] = []
+
+    def new_slot(size: int) -> int:
+        slot_sizes.append(size)
+        slot_names.append(draw(names))
+        return len(slot_sizes) - 1
+
+    ops: list[_Op] = []
+    for kind, group in zip(kinds, groups, strict=True):
+        sizes = [lower[d] for d in group]
+        lower_names = tuple(draw(names) for _ in group)
+        params: list[int] = []
+        slots: list[int] = []
+        match kind:
+            case "PassThrough":
+                slots = [new_slot(s) for s in sizes]
+            case "Pad":
+                for s in sizes:
+                    extra = min(budget.room(s) - s, 6)
+                    left = draw(st.integers(0, min(extra, 3)))
+                    right = draw(st.integers(0, min(extra - left, 3)))
+                    params += [left, right]
+                    slots.append(new_slot(s + left + right))
+                    budget.spend(s, s + left + right)
+            case "Slice":
+                for s in sizes:
+                    begin = draw(st.integers(0, s - 1))
+                    end = draw(st.integers(begin + 1, s))
+                    params += [begin, end]
+                    slots.append(new_slot(end - begin))
+                    budget.spend(s, end - begin)
+            case "Merge":
+                params = sizes
+                slots = [new_slot(math.prod(sizes))]
+            case "Broadcast":
+                params = sizes
+                for s in sizes:
+                    upper = draw(st.integers(1, min(budget.room(s), 3 * s + 2)))
+                    slots.append(new_slot(upper))
+                    budget.spend(s, upper)
+            case "ConstDim":
+                for s in sizes:
+                    params += [draw(st.integers(0, s - 1)), s]
+                    budget.spend(s, 1)
+            case "Unmerge":
+                (s,) = sizes
+                k = draw(st.integers(1, 1 + min(slack, 2)))
+                slack -= k - 1
+                factors = [1] * k
+                for p in _prime_factors(s):
+                    factors[draw(st.integers(0, k - 1))] *= p
+                params = factors
+                slots = [new_slot(f) for f in factors]
+            case "Embed":
+                (s,) = sizes
+                k = draw(st.integers(1, 1 + min(slack, 2)))
+                slack -= k - 1
+                budget.spend(s, 1)
+                upper_sizes: list[int] = []
+                for _ in range(k):
+                    n = draw(st.integers(1, min(budget.room(1), 2 * s + 2)))
+                    upper_sizes.append(n)
+                    budget.spend(1, n)
+                if draw(st.booleans()):
+                    # Row-major strides (optionally dilated): many valid points, like conv views.
+                    scale = draw(st.sampled_from([1, 1, 2, -1]))
+                    params = [scale * math.prod(upper_sizes[i + 1:]) for i in range(k)]
+                else:
+                    params = [draw(st.integers(-3, 5) | st.sampled_from([s, s - 1]))
+                              for _ in range(k)]
+                slots = [new_slot(n) for n in upper_sizes]
+            case _:
+                raise AssertionError(kind)
+        ops.append(_Op(kind, tuple(params), tuple(slots), lower_names, tuple(group)))
+
+    add_dims = draw(st.sampled_from([0, 0, 1, 1, 2, 3]))
+    for _ in range(min(add_dims, max_add_dims, max(slack, 0))):
+        size = draw(st.integers(1, min(budget.room(1), 5)))
+        budget.spend(1, size)
+        ops.append(_Op("AddDim", (size,), (new_slot(size),), (), ()))
+
+    # Shuffle the upper dims (slot -> position) and the order of the ops.
+    position = draw(st.permutations(range(len(slot_sizes))))
+    upper_bounds = [0] * len(slot_sizes)
+    for slot, size in enumerate(slot_sizes):
+        upper_bounds[position[slot]] = size
+    ops = draw(st.permutations(ops))
+    transforms = [
+        _TYPES[op.kind](
+            op.params,
+            tuple(slot_names[s] for s in op.upper_slots),
+            tuple(position[s] for s in op.upper_slots),
+            op.lower_names,
+            op.lower_dims)
+        for op in ops]
+    return va.TransformMap(tuple(transforms), tuple(upper_bounds), lower)
+
+
+_TYPES: dict[str, type[va.Transform]] = {
+    "PassThrough": va.PassThrough, "Pad": va.Pad, "Slice": va.Slice, "Embed": va.Embed,
+    "Unmerge": va.Unmerge, "Merge": va.Merge, "AddDim": va.AddDim, "Broadcast": va.Broadcast,
+    "ConstDim": va.ConstDim,
+}
+
+
+@st.composite
+def buffers(draw: Draw, shape: Sequence[int]) -> va.Buffer:
+    """A buffer of the given shape: row-major, or with explicit strides and an offset."""
+    dtype = draw(st.sampled_from(["f32", "f16", "bf16", "i8"]))
+    if draw(st.booleans()):
+        return va.Buffer(tuple(shape), dtype)
+    strides = tuple(draw(st.integers(-4, 40)) for _ in shape)
+    return va.Buffer(tuple(shape), dtype, strides=strides, offset=draw(st.integers(0, 100)))
+
+
+@st.composite
+def views(draw: Draw, max_maps: int = 3, *, max_rank: int = 4, max_points: int = 400,
+          max_buffer_points: int = 120) -> va.View:
+    """A consistent view: 1 to ``max_maps`` maps, listed top first, on a random buffer."""
+    shape = draw(shapes(max_rank=min(max_rank, 3), max_points=max_buffer_points))
+    buffer = draw(buffers(shape))
+    maps: list[va.TransformMap] = []
+    lower = shape
+    for _ in range(draw(st.integers(1, max_maps))):
+        tm = draw(transform_maps(lower, max_points=max_points, max_rank=max_rank))
+        maps.append(tm)
+        lower = tm.upper_bounds
+    return va.View(buffer, tuple(reversed(maps)))

@@ -1,0 +1,350 @@
+"""Property tests over random consistent maps and views (``tests/strategies.py``).
+
+Every property is checked point by point over the whole box: the ISL relations against the numpy
+enumeration against the scalar evaluation, the text syntax round trip, lint on consistent views,
+and ``same_relation`` against the numpy oracle on deliberately altered views.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterator
+
+import islpy as isl
+import numpy as np
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from strategies import KINDS, transform_maps, views
+
+import viewalgebra as va
+
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=120)
+
+
+def has_rank0_space(x: va.View | va.TransformMap) -> bool:
+    """Whether some upper space is rank 0: ``evaluate_array`` fails there (see the xfail test)."""
+    maps = x.maps if isinstance(x, va.View) else (x,)
+    return any(m.upper_rank == 0 for m in maps)
+
+
+VIEWS = views(max_maps=3)
+ENUMERABLE_VIEWS = VIEWS.filter(lambda v: not has_rank0_space(v))
+MAPS = transform_maps(max_points=400)
+ENUMERABLE_MAPS = MAPS.filter(lambda m: not has_rank0_space(m))
+
+
+# {{{ independent enumeration helpers
+
+def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
+    """Every point of a bounded ISL set, as tuples."""
+    n = s.dim(isl.dim_type.set)
+    found: list[tuple[int, ...]] = []
+
+    def visit(p: isl.Point) -> None:
+        found.append(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
+                           for k in range(n)))
+
+    s.foreach_point(visit)
+    assert len(found) == len(set(found))
+    return set(found)
+
+
+def isl_graph(m: isl.Map) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The graph of a single-valued bounded ISL map: input point -> output point."""
+    n_in = m.dim(isl.dim_type.in_)
+    graph: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for p in isl_points(m.wrap()):
+        assert p[:n_in] not in graph, f"not single-valued at {p[:n_in]}"
+        graph[p[:n_in]] = p[n_in:]
+    return graph
+
+
+def box_points(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every point of a box in row-major order (the order of numpy's ``reshape``)."""
+    return [tuple(int(c) for c in p) for p in np.ndindex(*shape)] if shape else [()]
+
+
+def chain_coords(view: va.View, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Buffer coordinates and validity of view points, by chaining ``evaluate_array``."""
+    coords = pts.reshape(-1, view.rank)
+    valid = np.ones(coords.shape[0], dtype=bool)
+    for m in view.maps:
+        coords, ok = va.evaluate_array(m, coords)
+        valid &= ok
+    return coords, valid
+
+
+def as_array(pts: list[tuple[int, ...]], rank: int) -> np.ndarray:
+    return np.asarray(pts, dtype=np.int64).reshape(len(pts), rank)
+
+# }}}
+
+
+# {{{ views: ISL == numpy == scalar
+
+@given(view=ENUMERABLE_VIEWS)
+@SETTINGS
+def test_view_isl_equals_numpy(view: va.View) -> None:
+    addr, valid = view.addresses()
+    assert addr.shape == view.shape and valid.shape == view.shape
+    pts = box_points(view.shape)
+
+    graph = isl_graph(va.relation(view))
+    assert graph == isl_graph(isl.Map.from_pw_aff(va.address_function(view)))
+    assert isl_points(va.valid_set(view)) == set(graph)
+    assert isl_points(va.upper_box(view)) == set(pts)
+    expected = {p: (int(addr[p]),) for p in pts if valid[p]}
+    assert graph == expected
+    assert all(addr[p] == -1 for p in pts if not valid[p])
+
+    # Buffer coordinates too: strides of 0 or aliasing can hide a wrong coordinate in an address.
+    coords, ok = chain_coords(view, as_array(pts, view.rank))
+    assert np.array_equal(ok, valid.reshape(-1))
+    expected_coords = {p: tuple(int(c) for c in coords[i]) for i, p in enumerate(pts) if ok[i]}
+    assert isl_graph(isl.Map.from_pw_multi_aff(va.view_function(view))) == expected_coords
+    event(f"valid points: {'none' if not valid.any() else 'all' if valid.all() else 'some'}")
+
+
+@given(view=ENUMERABLE_VIEWS)
+@SETTINGS
+def test_view_scalar_equals_numpy(view: va.View) -> None:
+    addr, valid = view.addresses()
+    for p in box_points(view.shape):
+        expected = int(addr[p]) if valid[p] else None
+        assert view.address(p) == expected, p
+
+# }}}
+
+
+# {{{ single maps: scalar == numpy == ISL
+
+@given(tm=ENUMERABLE_MAPS)
+@SETTINGS
+def test_map_scalar_equals_array_equals_isl(tm: va.TransformMap) -> None:
+    pts = box_points(tm.upper_bounds)
+    lower, valid = va.evaluate_array(tm, as_array(pts, tm.upper_rank))
+    assert lower.shape == (len(pts), tm.lower_rank) and valid.shape == (len(pts),)
+    for i, p in enumerate(pts):
+        assert va.evaluate(tm, p) == (tuple(int(c) for c in lower[i]), bool(valid[i])), p
+
+    graph = isl_graph(isl.Map.from_pw_multi_aff(va.map_function(tm)))
+    assert graph == isl_graph(va.relation(tm))
+    assert graph == {p: tuple(int(c) for c in lower[i]) for i, p in enumerate(pts) if valid[i]}
+    assert isl_points(va.valid_set(tm)) == {p for i, p in enumerate(pts) if valid[i]}
+    assert isl_points(va.upper_box(tm)) == set(pts)
+    # A valid point stays in the lower box (consistent bounds; Pad and Embed are checked).
+    assert all(0 <= c < n for q in graph.values() for c, n in zip(q, tm.lower_bounds, strict=True))
+
+
+@given(tm=MAPS)
+@SETTINGS
+def test_map_print_parse_round_trip(tm: va.TransformMap) -> None:
+    text = va.print_transform_map(tm)
+    parsed = va.parse_transform_map(text)
+    assert parsed == tm
+    assert va.print_transform_map(parsed) == text
+    assert va.same_relation(tm, parsed)
+    inline = va.print_transform_map(tm, prefix=False)
+    assert va.parse_transform_map(inline) == tm
+    for op in tm.ops:
+        assert va.parse_transform(va.print_transform(op)) == op
+
+# }}}
+
+
+# {{{ lint
+
+@given(view=VIEWS)
+@SETTINGS
+def test_lint_is_clean_on_consistent_views(view: va.View) -> None:
+    # Consistent bounds keep every unchecked coordinate in range: PassThrough, zero Pad,
+    # Unmerge and Merge are bijections between their boxes, Slice and ConstDim land inside
+    # [0, lower), Broadcast is reduced mod its lower size, AddDim has no lower coordinate; Pad
+    # with padding and Embed are validity-checked, and invalid points leave the domain before the
+    # next map sees them.
+    assert va.lint(view) == ()
+    for m in view.maps:
+        assert va.lint(m) == ()
+
+# }}}
+
+
+# {{{ same_relation
+
+def alterations(view: va.View) -> Iterator[tuple[str, va.View]]:
+    """Consistent views of the same shape that differ from ``view`` in one op or the buffer.
+
+    Some of them may still be the same relation (for instance a changed Embed coefficient on a
+    unit dim); the test decides that by enumeration.
+    """
+
+    def with_op(k: int, j: int, **changes: object) -> va.View:
+        m = view.maps[k]
+        ops = list(m.ops)
+        ops[j] = dataclasses.replace(ops[j], **changes)  # type: ignore[arg-type]
+        maps = list(view.maps)
+        maps[k] = dataclasses.replace(m, ops=tuple(ops))
+        return dataclasses.replace(view, maps=tuple(maps))
+
+    for k, m in enumerate(view.maps):
+        for j, op in enumerate(m.ops):
+            params = list(op.params)
+            match op:
+                case va.Pad():
+                    for i in range(0, len(params), 2):
+                        left, right = params[i], params[i + 1]
+                        for new in ((left + 1, right - 1), (left - 1, right + 1)):
+                            if min(new) >= 0:
+                                p = params.copy()
+                                p[i:i + 2] = new
+                                yield "Pad amount", with_op(k, j, params=tuple(p))
+                case va.Embed():
+                    for i in range(len(params)):
+                        for delta in (1, -1):
+                            p = params.copy()
+                            p[i] += delta
+                            yield "Embed coefficient", with_op(k, j, params=tuple(p))
+                case va.Slice():
+                    for i, d in zip(range(0, len(params), 2), op.lower_dims, strict=True):
+                        begin, end = params[i], params[i + 1]
+                        for new in ((begin + 1, end + 1), (begin - 1, end - 1)):
+                            if new[0] >= 0 and new[1] <= m.lower_bounds[d]:
+                                p = params.copy()
+                                p[i:i + 2] = new
+                                yield "Slice range", with_op(k, j, params=tuple(p))
+                case va.ConstDim():
+                    for i in range(0, len(params), 2):
+                        for new in (params[i] + 1, params[i] - 1):
+                            if 0 <= new < params[i + 1]:
+                                p = params.copy()
+                                p[i] = new
+                                yield "ConstDim value", with_op(k, j, params=tuple(p))
+                case va.PassThrough():
+                    dims = op.upper_dims
+                    for a in range(len(dims)):
+                        for b in range(a + 1, len(dims)):
+                            if m.upper_bounds[dims[a]] == m.upper_bounds[dims[b]]:
+                                swapped = list(dims)
+                                swapped[a], swapped[b] = swapped[b], swapped[a]
+                                yield "PassThrough transpose", with_op(
+                                    k, j, upper_dims=tuple(swapped))
+                case _:
+                    pass
+    buf = view.buffer
+    yield "buffer offset", dataclasses.replace(
+        view, buffer=dataclasses.replace(buf, offset=buf.offset + 1))
+    if buf.rank:
+        strides = list(buf.strides or ())
+        strides[-1] += 1
+        yield "buffer stride", dataclasses.replace(
+            view, buffer=dataclasses.replace(buf, strides=tuple(strides)))
+    # Semantically neutral changes: an identity map on top, a zero Pad on top.
+    shape = view.shape
+    if shape:
+        dims = tuple(range(len(shape)))
+        names = tuple(f"d{d}" for d in dims)
+        identity = va.TransformMap((va.PassThrough((), names, dims, names, dims),), shape, shape)
+        yield "identity map", dataclasses.replace(view, maps=(identity, *view.maps))
+        zero_pad = va.TransformMap(
+            (va.Pad((0, 0) * len(shape), names, dims, names, dims),), shape, shape)
+        yield "zero Pad", dataclasses.replace(view, maps=(zero_pad, *view.maps))
+
+
+@given(view=ENUMERABLE_VIEWS, data=st.data())
+@SETTINGS
+def test_same_relation_agrees_with_enumeration(view: va.View, data: st.DataObject) -> None:
+    assert va.same_relation(view, view)
+    copy = va.View(dataclasses.replace(view.buffer),
+                   tuple(va.parse_transform_map(va.print_transform_map(m)) for m in view.maps))
+    assert copy == view and va.same_relation(copy, view)
+
+    what, altered = data.draw(st.sampled_from(list(alterations(view))), label="alteration")
+    assert altered.shape == view.shape
+    addr, valid = view.addresses()
+    addr2, valid2 = altered.addresses()
+    expected = bool(np.array_equal(valid, valid2) and np.array_equal(addr, addr2))
+    event(f"{what}: {'same' if expected else 'different'}")
+    assert va.same_relation(view, altered) is expected
+    assert va.same_relation(altered, view) is expected
+
+# }}}
+
+
+# {{{ the strategies cover what they promise
+
+def features(view: va.View) -> set[str]:
+    """What a view exercises (for the coverage test)."""
+    found: set[str] = set()
+    bounds = [b for m in view.maps for b in m.upper_bounds + m.lower_bounds]
+    if any(b & (b - 1) for b in bounds):
+        found.add("non-power-of-two size")
+    if 1 in bounds:
+        found.add("unit dim")
+    found.add(f"{len(view.maps)} maps")
+    found.add("row-major buffer" if view.buffer.is_row_major else "strided buffer")
+    if view.buffer.rank == 0:
+        found.add("rank-0 buffer")
+    if has_rank0_space(view):
+        found.add("rank-0 space")
+        return found
+    valid = view.addresses()[1]
+    found.add("all valid" if valid.all() else "none valid" if not valid.any() else "some valid")
+    for m in view.maps:
+        for op in m.ops:
+            found.add(op.kind)
+            match op:
+                case va.PassThrough() if len(op.upper_dims) > 1:
+                    if np.argsort(op.upper_dims).tolist() != np.argsort(op.lower_dims).tolist():
+                        found.add("transpose")
+                case va.Pad():
+                    for pair in op.amounts:
+                        found.add("zero Pad" if pair == (0, 0) else "non-zero Pad")
+                case va.Embed():
+                    c = op.params
+                    if any(x < 0 for x in c):
+                        found.add("negative Embed coefficient")
+                    if 0 in c:
+                        found.add("zero Embed coefficient")
+                    if len(set(c)) < len(c):
+                        found.add("colliding Embed coefficients")
+                case va.Unmerge():
+                    if 1 in op.params and len(op.params) > 1:
+                        found.add("Unmerge unit factor")
+                    if sum(s > 1 for s in op.params) > 1:
+                        found.add("Unmerge split")
+                case va.Merge() if len(op.params) > 1:
+                    found.add("Merge of several dims")
+                case va.Broadcast():
+                    for p, d in zip(op.params, op.upper_dims, strict=True):
+                        if m.upper_bounds[d] % p:
+                            found.add("Broadcast not dividing")
+                case va.ConstDim() if any(v for v, _ in op.values):
+                    found.add("non-zero ConstDim")
+                case _:
+                    pass
+    return found
+
+
+def test_strategies_cover_every_feature() -> None:
+    seen: set[str] = set()
+    largest = [0]
+
+    @given(view=VIEWS)
+    @settings(derandomize=True, deadline=None, max_examples=300, database=None)
+    def collect(view: va.View) -> None:
+        seen.update(features(view))
+        largest[0] = max(largest[0], math.prod(view.shape),
+                         *(math.prod(m.upper_bounds) for m in view.maps))
+
+    collect()
+    wanted = set(KINDS) | {
+        "non-power-of-two size", "unit dim", "1 maps", "2 maps", "3 maps", "row-major buffer",
+        "strided buffer", "all valid", "none valid", "some valid", "transpose", "zero Pad",
+        "non-zero Pad", "negative Embed coefficient", "zero Embed coefficient",
+        "colliding Embed coefficients", "Unmerge unit factor", "Unmerge split",
+        "Merge of several dims", "Broadcast not dividing", "non-zero ConstDim"}
+    assert wanted <= seen, sorted(wanted - seen)
+    assert largest[0] <= 400
+
+# }}}
