@@ -129,6 +129,8 @@ def print_expr(e: AffineExpr, strong: bool = False) -> str:
         return str(e.value)
     if e.op == "+":
         text = print_expr(e.lhs) + _print_addend(e.rhs)
+    elif e.op == "*" and e.rhs == ConstExpr(-1):
+        text = f"-{print_expr(e.lhs, strong=True)}"
     else:
         text = f"{print_expr(e.lhs, strong=True)} {e.op} {print_expr(e.rhs, strong=True)}"
     return f"({text})" if strong else text

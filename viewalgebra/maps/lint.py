@@ -71,18 +71,17 @@ def _lint_view(view: View) -> tuple[Finding, ...]:
         found.extend(f for f in _lint_map(m, k) if f.code != "unchecked-out-of-bounds")
     if any(f.code == "unusable" for f in found):
         return tuple(found)
-    below = [m.upper_bounds for m in view.maps[1:]] + [view.buffer.shape]
     f = isl.PwMultiAff.from_multi_aff(isl.MultiAff.identity(
         isl.Space.alloc(isl.DEFAULT_CONTEXT, 0, view.rank, view.rank)))
     top_box = box(view.shape)
-    for k, (m, b) in enumerate(zip(view.maps, below, strict=True)):
-        if m.lower_bounds != b:
+    for k, (m, (lower, b)) in enumerate(zip(view.maps, view.links(), strict=True)):
+        if lower != b:
             what = "the buffer shape" if k == len(view.maps) - 1 else f"upper bounds of map {k + 1}"
             found.append(Finding(
                 "chain", f"lower bounds {list(m.lower_bounds)} != {what} {list(b)}", k))
         f = formula(m).pullback_pw_multi_aff(f)
         found.extend(_outside(f.intersect_domain(top_box), m.lower_bounds, k, "its lower bounds"))
-        if m.lower_bounds != b:
+        if lower != b:
             found.extend(_outside(f.intersect_domain(top_box), b, k, "the space below"))
     return tuple(found)
 

@@ -36,7 +36,7 @@ class View:
             if not isinstance(m, TransformMap):
                 raise InvalidTransformError(f"View maps must be TransformMaps, got {m!r}")
         object.__setattr__(self, "maps", maps)
-        for k, (upper, lower) in enumerate(self._links()):
+        for k, (upper, lower) in enumerate(self.links()):
             what = ("buffer shape" if k == len(maps) - 1 else f"upper bounds of map {k + 1}")
             if len(upper) != len(lower):
                 raise InvalidTransformError(
@@ -45,9 +45,10 @@ class View:
                 raise InvalidTransformError(
                     f"View: lower bounds of map {k} {list(upper)} != {what} {list(lower)}")
 
-    def _links(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    def links(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(lower bounds of map k, the shape of the space below it) for every map."""
         below = [m.upper_bounds for m in self.maps[1:]] + [self.buffer.shape]
-        return [(m.lower_bounds, b) for m, b in zip(self.maps, below, strict=True)]
+        return [(m.lower_bounds, b) for m, b in zip(self.maps, below, strict=False)]
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -97,8 +98,7 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
         coords, ok = evaluate_array(m, coords)
         valid &= ok
     strides = np.asarray(view.buffer.strides, dtype=np.int64)
-    addr = view.buffer.offset + coords @ strides if view.buffer.rank else (
-        np.full(coords.shape[0], view.buffer.offset, dtype=np.int64))
+    addr = view.buffer.offset + coords @ strides
     return np.where(valid, addr, -1), valid
 
 

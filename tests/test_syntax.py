@@ -1,0 +1,146 @@
+"""rocMLIR text syntax: accepted forms, printing, and located parse errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import viewalgebra as va
+
+MERGE = ('#rock.transform_map<affine_map<(d0, d1) -> (d0 floordiv 8, d1, d0 mod 8)> '
+         'by [<Merge{4, 8} ["1"] at [0] -> ["a", "b"] at [0, 2]>, '
+         '<PassThrough ["0"] at [1] -> ["0"] at [1]>] bounds = [32, 5] -> [4, 5, 8]>')
+
+
+def test_prefixed_and_inline_forms_are_the_same_map():
+    inline = MERGE.removeprefix("#rock.transform_map")
+    assert va.parse_transform_map(MERGE) == va.parse_transform_map(inline)
+
+
+def test_print_is_rocmlir_text():
+    assert va.print_transform_map(va.parse_transform_map(MERGE)) == MERGE
+
+
+def test_bare_names_and_empty_bounds():
+    tm = va.parse_transform_map(
+        "<affine_map<() -> (0, 1, 2)> by [<ConstDim{0, 1} [] at [] -> [a] at [0]>, "
+        "<ConstDim{1, 2, 2, 3} [] at [] -> [b, c] at [1, 2]>] bounds = [] -> [1, 2, 3]>")
+    assert tm.upper_bounds == () and tm.ops[1].lower_names == ("b", "c")
+    assert va.evaluate(tm, ()) == ((0, 1, 2), True)
+    assert va.print_transform_map(tm).startswith(
+        '#rock.transform_map<affine_map<() -> (0, 1, 2)> by [<ConstDim{0, 1} [] at [] -> ["a"]')
+
+
+def test_names_with_quotes_round_trip():
+    op = va.PassThrough((), ('we"ird\\name',), (0,), ("x",), (0,))
+    tm = va.TransformMap((op,), (3,), (3,))
+    text = va.print_transform_map(tm)
+    assert '"we\\"ird\\\\name"' in text
+    assert va.parse_transform_map(text) == tm
+
+
+def test_single_transform():
+    op = va.parse_transform('#rock.transform<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>')
+    assert op == va.Pad((2, 1), ("x",), (0,), ("y",), (0,))
+    assert va.print_transform(op) == '<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>'
+
+
+def test_affine_map_alias_is_resolved_in_a_file():
+    text = """
+    #map = affine_map<(d0, d1) -> (d1, d0)>
+    #tm = #rock.transform_map<#map by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>]
+      bounds = [4, 8] -> [8, 4]>
+    """
+    (entry,) = va.parse_mlir_transform_maps(text)
+    assert entry.name == "tm" and entry.form == "alias" and str(entry.written) == "(d0, d1) -> (d1, d0)"
+    assert (entry.line, entry.column) == (3, 11)
+    assert va.lint(entry) == ()
+
+
+def test_file_reading_skips_comments_and_finds_inline_maps():
+    text = """
+    // #x = #rock.transform_map<broken
+    func.func @f(%arg0: memref<6xf32>) {
+      %0 = rock.transform %arg0 by <affine_map<(d0, d1) -> (d0 * 3 + d1)> by [<Unmerge{2, 3} ["a", "b"] at [0, 1] -> ["x"] at [0]>] bounds = [2, 3] -> [6]> : memref<6xf32> to memref<2x3xf32>
+      return
+    }
+    """
+    (entry,) = va.parse_mlir_transform_maps(text)
+    assert entry.form == "inline" and entry.line == 4 and entry.map is not None
+    assert entry.map.ops[0] == va.Unmerge((2, 3), ("a", "b"), (0, 1), ("x",), (0,))
+
+
+@pytest.mark.parametrize(("text", "at", "message"), [
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]>] bounds = [4] -> [4]",
+     "", "expected '>' closing the transform map, found end of input"),
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]] bounds = [4] -> [4]>",
+     "] bounds", "expected '>' closing the transform, found ']'"),
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]>] bounds [4] -> [4]>",
+     "[4] ->", "expected '=' after 'bounds', found '['"),
+    ("<affine_map<(d0) -> (d0 * d0)> by [] bounds = [4] -> [4]>",
+     "* d0", "non-affine product"),
+    ("<affine_map<(d0) -> (d0 mod 0)> by [] bounds = [4] -> [4]>",
+     "mod 0", "the right side of 'mod' must be a positive constant"),
+    ("<affine_map<(d0) -> (d1)> by [] bounds = [4] -> [4]>",
+     "d1)", "expected a dimension, an integer or '('"),
+    ("<#map by [] bounds = [4] -> [4]>", "#map", "undefined affine map alias #map"),
+    ("<affine_map<(d0) -> (d0)> by [<Pad{x} [\"a\"] at [0] -> [\"a\"] at [0]>] bounds = [4] -> [4]>",
+     "x}", "expected an integer, found 'x'"),
+    ("<affine_map<(d0) -> (d0)>\n by [<PassThrough [\"a\"] at [-1] -> [\"a\"] at [0]>]",
+     "-1]", "expected a dimension index (non-negative integer), found '-'"),
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]>] bounds = [4] -> [4]> x",
+     "x", "expected end of input, found 'x'"),
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\" at [0]",
+     "at [0]", "expected ',' or ']' in the upper names, found 'at'"),
+    ("<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] ~",
+     "~", "unexpected character '~'"),
+])
+def test_parse_errors_say_where_and_what_was_expected(text, at, message):
+    with pytest.raises(va.TransformParseError, match=re.escape(message)) as info:
+        va.parse_transform_map(text)
+    error = info.value
+    assert text[error.offset:].startswith(at) and (at or error.offset == len(text))
+    line_start = text.rfind("\n", 0, error.offset) + 1
+    assert (error.line, error.column) == (text.count("\n", 0, error.offset) + 1,
+                                          error.offset - line_start + 1)
+    assert str(error).startswith(f"{error.line}:{error.column}: ")
+
+
+def test_verifier_errors_while_parsing_carry_the_location():
+    text = '<affine_map<(d0) -> (d0)> by [<PassThrough{1} ["a"] at [0] -> ["a"] at [0]>] bounds = [64] -> [64]>'
+    with pytest.raises(va.InvalidTransformError, match=re.escape("1:31: PassThrough has no parameters")):
+        va.parse_transform_map(text)
+
+
+def test_file_errors_are_located_in_the_file():
+    text = "\n\n  %0 = rock.transform %a by <affine_map<(d0) -> (d0)> by [<Foo [\"a\"] at [0] -> [\"a\"] at [0]>] bounds = [4] -> [4]>"
+    with pytest.raises(va.TransformParseError) as info:
+        va.parse_mlir_transform_maps(text)
+    assert (info.value.line, info.value.column) == (3, 60)
+    assert text.splitlines()[2][59:].startswith("Foo")
+    assert "a name of a known transform" in str(info.value)
+
+
+@pytest.mark.parametrize(("text", "buffer"), [
+    ("memref<4x8xf32>", va.Buffer((4, 8), "f32")),
+    ("memref<f32>", va.Buffer((), "f32")),
+    ("memref<2x3xbf16, strided<[1, 2], offset: 5>>", va.Buffer((2, 3), "bf16", (1, 2), 5)),
+    ("memref<16xi8, strided<[2]>>", va.Buffer((16,), "i8", (2,), 0)),
+])
+def test_memref_types(text, buffer):
+    assert va.parse_memref_type(text) == buffer
+
+
+def test_memref_type_errors():
+    with pytest.raises(va.TransformParseError, match="static memref type"):
+        va.parse_memref_type("memref<?x8xf32>")
+    with pytest.raises(va.InvalidTransformError, match="unknown element type 'q7'"):
+        va.parse_memref_type("memref<8xq7>")
+
+
+def test_affine_map_parsing_and_printing():
+    amap = va.parse_affine_map("affine_map<(d0, d1) -> (-d0 + 2 * d1 - 3, (d0 + d1) mod 4, d0 ceildiv 2)>")
+    assert str(amap) == "(d0, d1) -> (-d0 + d1 * 2 - 3, (d0 + d1) mod 4, d0 ceildiv 2)"
+    again = va.parse_affine_map(f"affine_map<{amap}>")
+    assert again == amap

@@ -1,0 +1,216 @@
+"""The values: transforms, transform maps, buffers and views; their checks and evaluation."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import viewalgebra as va
+
+
+def pt(upper, lower, names=None):
+    return va.PassThrough((), tuple(names or (f"u{d}" for d in upper)), tuple(upper),
+                          tuple(f"l{d}" for d in lower), tuple(lower))
+
+
+# {{{ transforms
+
+
+def test_transforms_are_frozen_hashable_values():
+    a = va.Merge([4, 8], ["x"], [0], ["a", "b"], [0, 1])
+    b = va.Merge((4, 8), ("x",), (0,), ("a", "b"), (0, 1))
+    assert a == b and hash(a) == hash(b) and a.params == (4, 8)
+    assert a != va.Unmerge((4, 8), ("x", "y"), (0, 1), ("a",), (0,))
+    assert len({a, b}) == 1
+    with pytest.raises(AttributeError):
+        a.params = (1,)  # type: ignore[misc]
+
+
+def test_transform_is_abstract():
+    with pytest.raises(va.InvalidTransformError, match="Transform is abstract"):
+        va.Transform((), ("a",), (0,), ("a",), (0,))
+
+
+def test_field_types_are_checked():
+    with pytest.raises(va.InvalidTransformError, match="Merge params must be integers"):
+        va.Merge(("4",), ("x",), (0,), ("a",), (0,))  # type: ignore[arg-type]
+    with pytest.raises(va.InvalidTransformError, match="upper names must be a sequence of strings"):
+        va.PassThrough((), "a", (0,), ("a",), (0,))  # type: ignore[arg-type]
+
+
+def test_typed_views_of_params():
+    assert va.Pad((1, 2, 0, 3), ("a", "b"), (0, 1), ("a", "b"), (0, 1)).amounts == ((1, 2), (0, 3))
+    assert va.Slice((2, 5), ("a",), (0,), ("a",), (0,)).ranges == ((2, 5),)
+    assert va.ConstDim((0, 1, 2, 3), (), (), ("a", "b"), (0, 1)).values == ((0, 1), (2, 3))
+
+
+# }}}
+# {{{ strict checks beyond rocMLIR's verifier
+
+
+@pytest.mark.parametrize(("ops", "bounds", "message"), [
+    ((pt([0], [0]),), ((4, 4), (4,)), "upper dim 1 is used by 0 transforms"),
+    ((pt([0], [0]), pt([0], [1])), ((4,), (4, 4)), "upper dim 0 is used by 2 transforms"),
+    ((pt([0], [0]),), ((4,), (4, 4)), "lower dim 1 is defined by 0 transforms"),
+    ((pt([0, 1], [0, 0]),), ((4, 4), (4, 4)), "lower dim 0 is defined by 2 transforms"),
+    ((pt([2], [0]),), ((4,), (4,)), "upper dim 2 out of range for 1 upper dims"),
+    ((pt([0], [0]),), ((4,), (5,)), "lower bound of dim 0 is 5, the upper bound 4 passed through"),
+    ((va.Pad((1,), ("a",), (0,), ("a",), (0,)),), ((5,), (4,)), "needs 2 parameters per dim (2), got 1"),
+    ((va.Pad((1, 1), ("a",), (0,), ("a", "b"), (0, 1)),), ((6,), (4, 4)), "1 upper dims but 2 lower dims"),
+    ((va.Pad((1, 2), ("a",), (0,), ("a",), (0,)),), ((6,), (4,)), "upper bound 6 != lower bound 4 + 1 + 2"),
+    ((va.Pad((-1, 2), ("a",), (0,), ("a",), (0,)),), ((5,), (4,)), "negative padding (-1, 2)"),
+    ((va.Slice((3, 2), ("a",), (0,), ("a",), (0,)),), ((0,), (4,)), "slice [3, 2) of lower dim 0"),
+    ((va.Slice((1, 3), ("a",), (0,), ("a",), (0,)),), ((3,), (4,)), "upper bound 3 != 3 - 1"),
+    ((va.Slice((1, 6), ("a",), (0,), ("a",), (0,)),), ((5,), (4,)), "slice end 6 exceeds lower bound 4"),
+    ((va.Unmerge((2, 3), ("a", "b"), (0, 1), ("x",), (0,)),), ((2, 4), (6,)), "upper bound 4 of dim 1 != size 3"),
+    ((va.Unmerge((2, 3), ("a", "b"), (0, 1), ("x",), (0,)),), ((2, 3), (7,)), "lower bound 7 != product of sizes 6"),
+    ((va.Merge((2, 3), ("a",), (0,), ("x", "y"), (0, 1)),), ((6,), (2, 4)), "lower bound 4 of dim 1 != size 3"),
+    ((va.Merge((2, 3), ("a",), (0,), ("x", "y"), (0, 1)),), ((7,), (2, 3)), "upper bound 7 != product of sizes 6"),
+    ((va.Merge((2, 0), ("a",), (0,), ("x", "y"), (0, 1)),), ((0,), (2, 0)), "sizes must be at least 1"),
+    ((va.AddDim((3,), ("a",), (0,), (), ()), pt([1], [0])), ((4, 2), (2,)), "upper bound 4 != size 3"),
+    ((va.Broadcast((2,), ("a",), (0,), ("x",), (0,)),), ((6,), (3,)), "lower bound 3 of dim 0 != length 2"),
+    ((va.Broadcast((0,), ("a",), (0,), ("x",), (0,)),), ((6,), (0,)), "lengths must be at least 1"),
+    ((va.ConstDim((1, 2), (), (), ("x",), (0,)),), ((), (3,)), "lower bound 3 of dim 0 != length 2"),
+    ((va.ConstDim((-1, 2), (), (), ("x",), (0,)),), ((), (2,)), "negative constant -1"),
+])
+def test_strict_checks(ops, bounds, message):
+    with pytest.raises(va.InvalidTransformError, match=re.escape(message)):
+        va.TransformMap(ops, *bounds)
+    lenient = va.TransformMap(ops, *bounds, strict=False)
+    assert any(message in p.message for p in va.problems(lenient))
+    assert any(message in f.message for f in va.lint(lenient))
+
+
+def test_rocmlir_checks_apply_even_when_lenient():
+    with pytest.raises(va.InvalidTransformError, match="Upper bound/shape component less than 0"):
+        va.TransformMap((pt([0], [0]),), (-1,), (4,), strict=False)
+
+
+def test_structural_equality_ignores_strictness():
+    a = va.TransformMap((pt([0], [0]),), (4,), (4,))
+    assert a == va.TransformMap((pt([0], [0]),), [4], [4], strict=False)
+    assert hash(a) == hash(va.TransformMap((pt([0], [0]),), (4,), (4,), strict=False))
+
+
+# }}}
+# {{{ buffers
+
+
+@pytest.mark.parametrize(("dtype", "bits"), [
+    ("f32", 32), ("f16", 16), ("bf16", 16), ("f64", 64), ("i8", 8), ("i32", 32), ("i1", 1),
+    ("ui4", 4), ("f8E4M3FNUZ", 8), ("index", 64)])
+def test_dtype_bits(dtype, bits):
+    assert va.dtype_bits(dtype) == bits
+    assert va.Buffer((2,), dtype).bits == bits
+
+
+def test_buffer_layouts():
+    row = va.Buffer((4, 5, 8))
+    assert row.strides == (40, 8, 1) and row.is_row_major and str(row) == "memref<4x5x8xf32>"
+    strided = va.Buffer((4, 8), "f16", (1, 4), 3)
+    assert strided.address((2, 5)) == 3 + 2 + 20
+    assert str(strided) == "memref<4x8xf16, strided<[1, 4], offset: 3>>"
+    assert va.parse_memref_type(str(strided)) == strided
+    with pytest.raises(va.InvalidTransformError, match="Buffer has 2 dims but 1 strides"):
+        va.Buffer((4, 8), strides=(1,))
+    with pytest.raises(va.InvalidTransformError, match="negative size"):
+        va.Buffer((-1,))
+
+
+# }}}
+# {{{ views
+
+
+MERGE_VIEW = va.View(va.Buffer((4, 5, 8), "f32"), [va.parse_transform_map(
+    '#rock.transform_map<affine_map<(d0, d1) -> (d0 floordiv 8, d1, d0 mod 8)> '
+    'by [<Merge{4, 8} ["1"] at [0] -> ["a", "b"] at [0, 2]>, '
+    '<PassThrough ["0"] at [1] -> ["0"] at [1]>] bounds = [32, 5] -> [4, 5, 8]>')])
+
+
+def test_design_example_address():
+    assert MERGE_VIEW.shape == (32, 5)
+    assert MERGE_VIEW.address((9, 3)) == 1 * 40 + 3 * 8 + 1
+
+
+def test_address_checks_the_point():
+    with pytest.raises(va.CoordinateError, match=re.escape("coordinate 0 is 32, outside [0, 32)")):
+        MERGE_VIEW.address((32, 0))
+    with pytest.raises(va.CoordinateError, match="1 coordinates for a space of rank 2"):
+        MERGE_VIEW.address((3,))
+
+
+def test_padding_reads_as_none():
+    pad = va.parse_transform_map(
+        '<affine_map<(d0) -> (d0 - 2)> by [<Pad{2, 1} ["x"] at [0] -> ["x"] at [0]>] '
+        'bounds = [7] -> [4]>')
+    view = va.View(va.Buffer((4,)), [pad])
+    assert [view.address((i,)) for i in range(7)] == [None, None, 0, 1, 2, 3, None]
+    addr, valid = view.addresses()
+    assert addr.tolist() == [-1, -1, 0, 1, 2, 3, -1]
+    assert valid.tolist() == [False, False, True, True, True, True, False]
+
+
+def test_view_without_maps_is_the_buffer():
+    view = va.View(va.Buffer((2, 3), strides=(1, 2), offset=1))
+    addr, valid = view.addresses()
+    assert addr.tolist() == [[1, 3, 5], [2, 4, 6]] and valid.all()
+
+
+def test_view_chain_must_line_up():
+    tr = va.TransformMap((pt([0, 1], [1, 0]),), (4, 8), (8, 4))
+    with pytest.raises(va.InvalidTransformError,
+                       match=re.escape("View: lower bounds of map 0 [8, 4] != buffer shape [8, 5]")):
+        va.View(va.Buffer((8, 5)), [tr])
+    with pytest.raises(va.InvalidTransformError, match="lower rank of map 0 \\(2\\) != rank"):
+        va.View(va.Buffer((32,)), [tr], strict=False)
+    with pytest.raises(va.InvalidTransformError,
+                       match=re.escape("View: lower bounds of map 0 [8, 4] != upper bounds of map 1 [4, 8]")):
+        va.View(va.Buffer((8, 4)), [tr, tr])
+    lenient = va.View(va.Buffer((8, 5)), [tr], strict=False)
+    assert [f.code for f in va.lint(lenient)] == ["chain"]
+
+
+def test_two_transposes_are_the_identity():
+    tr = va.TransformMap((pt([0, 1], [1, 0]),), (4, 4), (4, 4))
+    buf = va.Buffer((4, 4))
+    assert va.same_relation(va.View(buf, [tr, tr]), va.View(buf))
+    assert not va.same_relation(va.View(buf, [tr]), va.View(buf))
+
+
+def test_same_relation_is_semantic():
+    embed = va.parse_transform_map(
+        '<affine_map<(d0, d1) -> (d0 * 3 + d1)> by [<Embed{3, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+        'bounds = [2, 3] -> [6]>')
+    unmerge = va.parse_transform_map(
+        '<affine_map<(d0, d1) -> (d0 * 3 + d1)> by [<Unmerge{2, 3} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+        'bounds = [2, 3] -> [6]>')
+    assert embed != unmerge and va.same_relation(embed, unmerge)
+    wider = va.parse_transform_map(
+        '<affine_map<(d0, d1) -> (d0 * 3 + d1)> by [<Embed{3, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+        'bounds = [2, 3] -> [5]>')
+    assert not va.same_relation(embed, wider)  # the point (1, 2) is invalid in the narrower one
+    with pytest.raises(va.ViewAlgebraError, match="cannot compare a TransformMap with a View"):
+        va.same_relation(embed, va.View(va.Buffer((6,)), [embed]))
+
+
+def test_isl_objects_of_a_view():
+    f = va.view_function(MERGE_VIEW)
+    assert f.domain().is_equal(va.upper_box(MERGE_VIEW))
+    assert va.valid_set(MERGE_VIEW).is_equal(va.upper_box(MERGE_VIEW))
+    rel = va.relation(MERGE_VIEW)
+    assert rel.is_single_valued() and rel.is_injective()
+    assert rel.range().is_equal(va.relation(va.View(va.Buffer((160,)))).range())
+
+
+def test_numpy_evaluation_of_a_map_matches_the_scalar_one():
+    tm = MERGE_VIEW.maps[0]
+    points = np.indices(tm.upper_bounds).reshape(2, -1).T
+    lower, valid = va.evaluate_array(tm, points)
+    assert valid.all()
+    for p, lo in zip(points, lower, strict=True):
+        assert va.evaluate(tm, tuple(p)) == (tuple(lo), True)
+
+
+# }}}
