@@ -10,7 +10,7 @@ from .errors import (
 )
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
-from .maps.equations import affine_map_of
+from .maps.equations import affine_map_of, formulas
 from .maps.evaluate import evaluate, evaluate_array
 from .maps.lint import Finding, lint
 from .maps.relations import (
@@ -24,9 +24,11 @@ from .maps.relations import (
 )
 from .maps.syntax import (
     ParsedMap,
+    ParsedView,
     parse_affine_map,
     parse_memref_type,
     parse_mlir_transform_maps,
+    parse_mlir_views,
     parse_transform,
     parse_transform_map,
     print_transform,
@@ -62,6 +64,7 @@ __all__ = [
     "NotInvertibleError",
     "Pad",
     "ParsedMap",
+    "ParsedView",
     "PassThrough",
     "Problem",
     "RegularizeError",
@@ -77,11 +80,13 @@ __all__ = [
     "dtype_bits",
     "evaluate",
     "evaluate_array",
+    "formulas",
     "lint",
     "map_function",
     "parse_affine_map",
     "parse_memref_type",
     "parse_mlir_transform_maps",
+    "parse_mlir_views",
     "parse_transform",
     "parse_transform_map",
     "print_transform",

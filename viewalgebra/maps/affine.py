@@ -7,6 +7,7 @@ apply the few simplifications MLIR applies to rocMLIR's maps, so printed maps re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -121,27 +122,30 @@ def evaluate_expr(e: AffineExpr, coords: tuple[int, ...]) -> int:
     return lhs % rhs
 
 
-def print_expr(e: AffineExpr, strong: bool = False) -> str:
-    """MLIR's spelling; ``strong`` parenthesizes a binary expression (operand of ``*``-like ops)."""
+def print_expr(e: AffineExpr, strong: bool = False, names: Sequence[str] | None = None) -> str:
+    """MLIR's spelling; ``strong`` parenthesizes a binary expression (operand of ``*``-like ops).
+
+    ``names`` replaces ``d<i>`` by ``names[i]``.
+    """
     if isinstance(e, DimExpr):
-        return f"d{e.index}"
+        return names[e.index] if names is not None else f"d{e.index}"
     if isinstance(e, ConstExpr):
         return str(e.value)
     if e.op == "+":
-        text = print_expr(e.lhs) + _print_addend(e.rhs)
+        text = print_expr(e.lhs, names=names) + _print_addend(e.rhs, names)
     elif e.op == "*" and e.rhs == ConstExpr(-1):
-        text = f"-{print_expr(e.lhs, strong=True)}"
+        text = f"-{print_expr(e.lhs, True, names)}"
     else:
-        text = f"{print_expr(e.lhs, strong=True)} {e.op} {print_expr(e.rhs, strong=True)}"
+        text = f"{print_expr(e.lhs, True, names)} {e.op} {print_expr(e.rhs, True, names)}"
     return f"({text})" if strong else text
 
 
-def _print_addend(e: AffineExpr) -> str:
+def _print_addend(e: AffineExpr, names: Sequence[str] | None) -> str:
     if isinstance(e, ConstExpr) and e.value < 0:
         return f" - {-e.value}"
     if (isinstance(e, BinaryExpr) and e.op == "*" and isinstance(e.rhs, ConstExpr)
             and e.rhs.value < 0):
         if e.rhs.value == -1:
-            return f" - {print_expr(e.lhs, strong=True)}"
-        return f" - {print_expr(e.lhs, strong=True)} * {-e.rhs.value}"
-    return f" + {print_expr(e)}"
+            return f" - {print_expr(e.lhs, True, names)}"
+        return f" - {print_expr(e.lhs, True, names)} * {-e.rhs.value}"
+    return f" + {print_expr(e, names=names)}"

@@ -5,6 +5,7 @@ ones, and the validity checks (rocMLIR's ``assembleMapFor`` and masking rule, de
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,3 +106,30 @@ def _merge_exprs(x: A.AffineExpr, sizes: tuple[int, ...]) -> list[A.AffineExpr]:
         out.append(A.floordiv(rem, t))
         rem = A.mod(rem, t)
     return out
+
+
+def formulas(tm: TransformMap) -> tuple[str, ...]:
+    """One readable equation per lower dim, in rocMLIR's dim names where they are identifiers.
+
+    Example: ``Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]`` gives
+    ``("a = k floordiv 8", "b = k mod 8")``; unnamed or numeric dims read ``u<i>`` / ``l<i>``.
+    """
+    upper = _dim_names(tm.upper_rank, [(d, n) for op in tm.ops
+                                       for d, n in zip(op.upper_dims, op.upper_names, strict=True)],
+                       "u")
+    lower = _dim_names(tm.lower_rank, [(d, n) for op in tm.ops
+                                       for d, n in zip(op.lower_dims, op.lower_names, strict=True)],
+                       "l")
+    amap = affine_map_of(tm)
+    return tuple(f"{lower[d]} = {A.print_expr(e, names=upper)}" for d, e in enumerate(amap.results))
+
+
+def _dim_names(rank: int, named: list[tuple[int, str]], prefix: str) -> list[str]:
+    fallback = [f"{prefix}{d}" for d in range(rank)]
+    names = dict(named)
+    chosen = [names.get(d, fallback[d]) for d in range(rank)]
+    usable = [bool(re.fullmatch(r"[A-Za-z_]\w*", n)) and n not in ("floordiv", "ceildiv", "mod")
+              for n in chosen]
+    if len(set(chosen)) != rank:
+        return fallback
+    return [n if ok else f"{prefix}{d}" for d, (n, ok) in enumerate(zip(chosen, usable, strict=True))]

@@ -18,6 +18,7 @@ from .buffer import Buffer
 from .equations import affine_map_of
 from .transform_map import TransformMap
 from .transforms import TRANSFORM_TYPES, Transform
+from .view import View
 
 _T = TypeVar("_T")
 
@@ -471,6 +472,112 @@ def _section_maps(code: str, begin: int, end: int, strict: bool,
                 raise
             found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e))
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedView:
+    """A chain of ``rock.transform`` ops read from an ``.mlir`` file, as a ``View``."""
+
+    name: str
+    """The SSA value at the top of the chain, e.g. ``%3``."""
+    view: View | None
+    """The view (``strict=False``: rocMLIR's memref types need not match the bounds); ``None``
+    when a map of the chain was rejected (see ``error``)."""
+    line: int
+    column: int
+    error: ViewAlgebraError | None = None
+
+
+_TRANSFORM_OP = re.compile(
+    r"%([\w$.-]+)\s*=\s*rock\.transform\s+%([\w$.-]+)\s+by\s+(?:(<)|#([\w$.]+))")
+_FUNC = re.compile(r"\bfunc\.func\b")
+
+
+def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
+    """Every view that ``rock.transform`` chains build in an ``.mlir`` file, in file order.
+
+    A chain starts at a value that no ``rock.transform`` in the same function defines (a
+    function argument or an allocation, typed by the first transform's source memref type) and
+    ends at a ``rock.transform`` result that no other ``rock.transform`` reads.
+    """
+    code = _blank_comments(text)
+    maps = parse_mlir_transform_maps(text, errors="collect")
+    by_offset = {_offset(code, m.line, m.column): m for m in maps}
+    found: list[ParsedView] = []
+    cuts = sorted({0, len(code)} | {m.start() for m in _SPLIT.finditer(text)}
+                  | {m.start() for m in _FUNC.finditer(code)})
+    for begin, end in zip(cuts, cuts[1:], strict=False):
+        found.extend(_scope_views(code, begin, end, by_offset, maps))
+    return tuple(found)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + column - 1
+
+
+def _scope_views(code: str, begin: int, end: int, by_offset: dict[int, ParsedMap],
+                 maps: tuple[ParsedMap, ...]) -> list[ParsedView]:
+    section = [m for m in maps if m.form == "alias"]
+    defs: dict[str, tuple[str, ParsedMap | None, str, int, ViewAlgebraError | None]] = {}
+    sources: set[str] = set()
+    order: list[str] = []
+    for m in _TRANSFORM_OP.finditer(code, begin, end):
+        result, source = m.group(1), m.group(2)
+        parsed: ParsedMap | None
+        error: ViewAlgebraError | None = None
+        if m.group(3):
+            parsed = by_offset.get(m.start(3))
+        else:
+            named = [a for a in section if a.name == m.group(4)
+                     and _offset(code, a.line, a.column) < m.start()]
+            parsed = named[-1] if named else None
+            if parsed is None:
+                error = TransformParseError(f"undefined transform map #{m.group(4)}", code,
+                                            m.start(4) - 1)
+        source_type = _memref_after(code, m.end(), end)
+        defs[result] = (source, parsed, source_type, m.start(), error)
+        sources.add(source)
+        order.append(result)
+    views: list[ParsedView] = []
+    for result in order:
+        if result in sources:
+            continue
+        chain: list[TransformMap] = []
+        name, start = result, defs[result][3]
+        error: ViewAlgebraError | None = None
+        buffer_type = ""
+        while name in defs:
+            source, parsed, buffer_type, _, err = defs[name]
+            error = error or err or (parsed.error if parsed else None)
+            if parsed is not None and parsed.map is not None:
+                chain.append(parsed.map)
+            name = source
+        loc = TransformParseError("", code, start)
+        view = None
+        if error is None:
+            try:
+                view = View(parse_memref_type(buffer_type), tuple(chain), strict=False)
+            except ViewAlgebraError as e:
+                error = e
+        views.append(ParsedView(f"%{result}", view, loc.line, loc.column, error))
+    return views
+
+
+def _memref_after(code: str, pos: int, end: int) -> str:
+    """The source type of a ``rock.transform``: the ``memref<...>`` after ``:``."""
+    colon = code.find(":", pos, end)
+    start = code.find("memref<", colon, end)
+    if colon < 0 or start < 0:
+        return ""
+    depth = 0
+    for i in range(start + len("memref"), end):
+        depth += {"<": 1, ">": -1}.get(code[i], 0)
+        if depth == 0:
+            return code[start:i + 1]
+    return ""
 
 
 # }}}

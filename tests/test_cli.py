@@ -1,0 +1,69 @@
+"""The command line and the README: run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "viewalgebra", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_show_the_bundled_example():
+    result = run("show", str(EXAMPLE))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("lint: clean") == 5
+    assert "    y = (gemmK mod 9) floordiv 3" in result.stdout
+    assert "view %3 (line 36): memref<64x256x56x56xf32> through 4 map(s)" in result.stdout
+
+
+def test_show_json():
+    result = run("show", "--json", str(EXAMPLE))
+    report = json.loads(result.stdout)
+    assert [m["name"] for m in report["maps"]] == [
+        "conv_input_g", "conv_input_pad", "conv_input_embed", "conv_input_gemm"]
+    assert report["views"][0]["shape"] == [1, 2304, 200704]
+    assert set(report["maps"][0]) == {"name", "form", "line", "column", "text", "upper_bounds",
+                                      "lower_bounds", "formulas", "findings"}
+
+
+def test_findings_exit_1():
+    result = run("show", str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir"))
+    assert result.returncode == 1
+    assert "lint: affine-map-mismatch" in result.stdout
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> ",
+     ":1:84: expected '[' opening the lower names, found end of input"),
+    ("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Passthrough [\"a\"] at [0] -> "
+     "[\"a\"] at [0]>] bounds = [4] -> [4]>", ":1:56: expected a name of a known transform"),
+])
+def test_bad_input_exits_2_with_one_located_line(tmp_path, content, message):
+    path = tmp_path / "bad.mlir"
+    path.write_text(content)
+    result = run("show", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_file_exits_2():
+    result = run("show", "no/such/file.mlir")
+    assert result.returncode == 2 and "cannot read no/such/file.mlir" in result.stderr
+
+
+def test_readme_example_runs():
+    text = (ROOT / "README.md").read_text()
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    exec(compile(code, "README.md", "exec"), {})  # noqa: S102

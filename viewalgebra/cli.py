@@ -1,0 +1,102 @@
+"""The ``viewalgebra`` command line.
+
+Exit codes: 0 nothing to report, 1 findings (hazards), 2 bad input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import ViewAlgebraError, formulas, lint, parse_mlir_transform_maps, parse_mlir_views
+from . import print_transform_map as print_map
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="viewalgebra", description="Exact algebra of rocMLIR tensor views.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    show = commands.add_parser(
+        "show", help="every transform map and view of an .mlir file: formulas and lint",
+        description="Print every transform map of an .mlir file (rocMLIR text, one formula per "
+                    "lower dim, lint findings) and every view its rock.transform chains build.")
+    show.add_argument("file", type=Path, help="an .mlir file")
+    show.add_argument("--json", action="store_true", help="machine-readable output")
+    args = parser.parse_args(argv)
+    try:
+        report = _show(args.file)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"viewalgebra: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    except ViewAlgebraError as e:
+        print(f"viewalgebra: {args.file}:{e}", file=sys.stderr)
+        return 2
+    try:
+        print(json.dumps(report, indent=2) if args.json else _render(report))
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+    has_findings = any(item["findings"] for item in report["maps"] + report["views"])
+    return 1 if has_findings else 0
+
+
+def _findings(found: Sequence[Any]) -> list[dict[str, Any]]:
+    return [{"code": f.code, "message": f.message, "map_index": f.map_index,
+             "point": list(f.point) if f.point is not None else None} for f in found]
+
+
+def _show(path: Path) -> dict[str, Any]:
+    text = path.read_text()
+    maps = []
+    for m in parse_mlir_transform_maps(text):
+        if m.map is None:  # only with errors="collect"
+            continue
+        usable = not any(f.code == "unusable" for f in lint(m.map))
+        maps.append({
+            "name": m.name, "form": m.form, "line": m.line, "column": m.column,
+            "text": print_map(m.map, affine_map=None if usable else m.written),
+            "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds),
+            "formulas": list(formulas(m.map)) if usable else [],
+            "findings": _findings(lint(m)),
+        })
+    views = []
+    for v in parse_mlir_views(text):
+        if v.view is None:
+            raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
+        views.append({
+            "name": v.name, "line": v.line, "column": v.column,
+            "buffer": str(v.view.buffer), "shape": list(v.view.shape),
+            "maps": len(v.view.maps), "findings": _findings(lint(v.view)),
+        })
+    return {"file": str(path), "maps": maps, "views": views}
+
+
+def _render(report: dict[str, Any]) -> str:
+    out: list[str] = []
+    for m in report["maps"]:
+        title = f"#{m['name']}" if m["name"] else f"{m['form']} map"
+        out.append(f"{title} (line {m['line']}): {m['upper_bounds']} -> {m['lower_bounds']}")
+        out.append(f"  {m['text']}")
+        out.extend(f"    {f}" for f in m["formulas"])
+        out.extend(_render_findings(m["findings"]))
+    for v in report["views"]:
+        out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} "
+                   f"map(s), shape {v['shape']}")
+        out.extend(_render_findings(v["findings"]))
+    if not out:
+        out.append(f"{report['file']}: no transform maps")
+    return "\n".join(out)
+
+
+def _render_findings(found: list[dict[str, Any]]) -> list[str]:
+    if not found:
+        return ["  lint: clean"]
+    return [f"  lint: {f['code']}: " + ("" if f["map_index"] is None else f"map {f['map_index']}: ")
+            + f["message"] for f in found]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
