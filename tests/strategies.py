@@ -6,9 +6,9 @@ each group gets an op whose upper dims and sizes follow that op's bound rule (``
 stacks such maps on a buffer, each map's upper shape becoming the lower shape of the next one.
 
 Every op type occurs: PassThrough (transposes included), Pad (zero and non-zero amounts), Slice,
-Embed (negative, zero and colliding coefficients), Unmerge (factorizations with unit factors), Merge,
-AddDim, Broadcast (upper sizes that do not divide by the lower size), ConstDim. ``max_points`` caps
-the number of points of every space, so tests can enumerate each box.
+Embed (negative, zero and colliding coefficients), Unmerge (factorizations with unit factors),
+Merge, AddDim, Broadcast (upper sizes that do not divide by the lower size), ConstDim.
+``max_points`` caps the number of points of every space, so tests can enumerate each box.
 """
 
 from __future__ import annotations

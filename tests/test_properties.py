@@ -8,11 +8,13 @@ and ``same_relation`` against the numpy oracle on deliberately altered views.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Iterator
 
 import islpy as isl
 import numpy as np
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import KINDS, transform_maps, views
@@ -34,7 +36,7 @@ MAPS = transform_maps(max_points=400)
 ENUMERABLE_MAPS = MAPS.filter(lambda m: not has_rank0_space(m))
 
 
-# {{{ independent enumeration helpers
+# Independent enumeration helpers
 
 def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
     """Every point of a bounded ISL set, as tuples."""
@@ -78,10 +80,8 @@ def chain_coords(view: va.View, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def as_array(pts: list[tuple[int, ...]], rank: int) -> np.ndarray:
     return np.asarray(pts, dtype=np.int64).reshape(len(pts), rank)
 
-# }}}
 
-
-# {{{ views: ISL == numpy == scalar
+# Views: ISL == numpy == scalar
 
 @given(view=ENUMERABLE_VIEWS)
 @SETTINGS
@@ -114,10 +114,8 @@ def test_view_scalar_equals_numpy(view: va.View) -> None:
         expected = int(addr[p]) if valid[p] else None
         assert view.address(p) == expected, p
 
-# }}}
 
-
-# {{{ single maps: scalar == numpy == ISL
+# Single maps: scalar == numpy == ISL
 
 @given(tm=ENUMERABLE_MAPS)
 @SETTINGS
@@ -149,11 +147,13 @@ def test_map_print_parse_round_trip(tm: va.TransformMap) -> None:
     assert va.parse_transform_map(inline) == tm
     for op in tm.ops:
         assert va.parse_transform(va.print_transform(op)) == op
+    # The printed affine map is the ops' own, so lint finds no mismatch in the text.
+    read = va.read_transform_map(text)
+    assert read.map == tm and read.written is not None
+    assert va.lint(read) == ()
 
-# }}}
 
-
-# {{{ lint
+# Lint
 
 @given(view=VIEWS)
 @SETTINGS
@@ -167,70 +167,67 @@ def test_lint_is_clean_on_consistent_views(view: va.View) -> None:
     for m in view.maps:
         assert va.lint(m) == ()
 
-# }}}
 
+# same_relation
 
-# {{{ same_relation
+def altered_ops(tm: va.TransformMap, op: va.Transform) -> Iterator[tuple[str, va.Transform]]:
+    """Ops that may replace ``op`` in ``tm`` without breaking the bound rules."""
+    params = list(op.params)
+
+    def with_params(changes: dict[int, int]) -> va.Transform:
+        p = params.copy()
+        for i, v in changes.items():
+            p[i] = v
+        return dataclasses.replace(op, params=tuple(p))
+
+    pairs = range(0, len(params), 2)
+    match op:
+        case va.Pad():
+            # Move one unit of padding from one side to the other: the upper bound is unchanged.
+            for i in pairs:
+                left, right = params[i], params[i + 1]
+                for a, b in ((left + 1, right - 1), (left - 1, right + 1)):
+                    if min(a, b) >= 0:
+                        yield "Pad amount", with_params({i: a, i + 1: b})
+        case va.Embed():
+            for i, c in enumerate(params):
+                yield "Embed coefficient", with_params({i: c + 1})
+                yield "Embed coefficient", with_params({i: c - 1})
+        case va.Slice():
+            for i, d in zip(pairs, op.lower_dims, strict=True):
+                begin, end = params[i], params[i + 1]
+                for a, b in ((begin + 1, end + 1), (begin - 1, end - 1)):
+                    if a >= 0 and b <= tm.lower_bounds[d]:
+                        yield "Slice range", with_params({i: a, i + 1: b})
+        case va.ConstDim():
+            for i in pairs:
+                for v in (params[i] + 1, params[i] - 1):
+                    if 0 <= v < params[i + 1]:
+                        yield "ConstDim value", with_params({i: v})
+        case va.PassThrough():
+            dims = op.upper_dims
+            for a, b in itertools.combinations(range(len(dims)), 2):
+                if tm.upper_bounds[dims[a]] == tm.upper_bounds[dims[b]]:
+                    swapped = list(dims)
+                    swapped[a], swapped[b] = swapped[b], swapped[a]
+                    yield "PassThrough transpose", dataclasses.replace(
+                        op, upper_dims=tuple(swapped))
+        case _:
+            pass
+
 
 def alterations(view: va.View) -> Iterator[tuple[str, va.View]]:
     """Consistent views of the same shape that differ from ``view`` in one op or the buffer.
 
-    Some of them may still be the same relation (for instance a changed Embed coefficient on a
-    unit dim); the test decides that by enumeration.
+    Some of them are still the same relation (a changed Embed coefficient on a unit dim, an
+    identity map on top); the test decides that by enumeration.
     """
-
-    def with_op(k: int, j: int, **changes: object) -> va.View:
-        m = view.maps[k]
-        ops = list(m.ops)
-        ops[j] = dataclasses.replace(ops[j], **changes)  # type: ignore[arg-type]
-        maps = list(view.maps)
-        maps[k] = dataclasses.replace(m, ops=tuple(ops))
-        return dataclasses.replace(view, maps=tuple(maps))
-
     for k, m in enumerate(view.maps):
         for j, op in enumerate(m.ops):
-            params = list(op.params)
-            match op:
-                case va.Pad():
-                    for i in range(0, len(params), 2):
-                        left, right = params[i], params[i + 1]
-                        for new in ((left + 1, right - 1), (left - 1, right + 1)):
-                            if min(new) >= 0:
-                                p = params.copy()
-                                p[i:i + 2] = new
-                                yield "Pad amount", with_op(k, j, params=tuple(p))
-                case va.Embed():
-                    for i in range(len(params)):
-                        for delta in (1, -1):
-                            p = params.copy()
-                            p[i] += delta
-                            yield "Embed coefficient", with_op(k, j, params=tuple(p))
-                case va.Slice():
-                    for i, d in zip(range(0, len(params), 2), op.lower_dims, strict=True):
-                        begin, end = params[i], params[i + 1]
-                        for new in ((begin + 1, end + 1), (begin - 1, end - 1)):
-                            if new[0] >= 0 and new[1] <= m.lower_bounds[d]:
-                                p = params.copy()
-                                p[i:i + 2] = new
-                                yield "Slice range", with_op(k, j, params=tuple(p))
-                case va.ConstDim():
-                    for i in range(0, len(params), 2):
-                        for new in (params[i] + 1, params[i] - 1):
-                            if 0 <= new < params[i + 1]:
-                                p = params.copy()
-                                p[i] = new
-                                yield "ConstDim value", with_op(k, j, params=tuple(p))
-                case va.PassThrough():
-                    dims = op.upper_dims
-                    for a in range(len(dims)):
-                        for b in range(a + 1, len(dims)):
-                            if m.upper_bounds[dims[a]] == m.upper_bounds[dims[b]]:
-                                swapped = list(dims)
-                                swapped[a], swapped[b] = swapped[b], swapped[a]
-                                yield "PassThrough transpose", with_op(
-                                    k, j, upper_dims=tuple(swapped))
-                case _:
-                    pass
+            for what, new in altered_ops(m, op):
+                ops = m.ops[:j] + (new,) + m.ops[j + 1:]
+                maps = view.maps[:k] + (dataclasses.replace(m, ops=ops),) + view.maps[k + 1:]
+                yield what, dataclasses.replace(view, maps=maps)
     buf = view.buffer
     yield "buffer offset", dataclasses.replace(
         view, buffer=dataclasses.replace(buf, offset=buf.offset + 1))
@@ -259,7 +256,11 @@ def test_same_relation_agrees_with_enumeration(view: va.View, data: st.DataObjec
                    tuple(va.parse_transform_map(va.print_transform_map(m)) for m in view.maps))
     assert copy == view and va.same_relation(copy, view)
 
-    what, altered = data.draw(st.sampled_from(list(alterations(view))), label="alteration")
+    candidates: dict[str, list[va.View]] = {}
+    for name, v in alterations(view):
+        candidates.setdefault(name, []).append(v)
+    what = data.draw(st.sampled_from(sorted(candidates)), label="alteration")
+    altered = data.draw(st.sampled_from(candidates[what]), label=what)
     assert altered.shape == view.shape
     addr, valid = view.addresses()
     addr2, valid2 = altered.addresses()
@@ -268,10 +269,8 @@ def test_same_relation_agrees_with_enumeration(view: va.View, data: st.DataObjec
     assert va.same_relation(view, altered) is expected
     assert va.same_relation(altered, view) is expected
 
-# }}}
 
-
-# {{{ the strategies cover what they promise
+# The strategies cover what they promise
 
 def features(view: va.View) -> set[str]:
     """What a view exercises (for the coverage test)."""
@@ -347,4 +346,23 @@ def test_strategies_cover_every_feature() -> None:
     assert wanted <= seen, sorted(wanted - seen)
     assert largest[0] <= 400
 
-# }}}
+
+
+# Package bugs found by these properties (strict xfail: remove the marker, and the rank-0 filter
+# above, once they are fixed)
+
+@pytest.mark.xfail(raises=ValueError, strict=True,
+                   reason="evaluate_array reshapes (N, 0) with -1: rank-0 upper spaces fail")
+def test_rank0_view_addresses() -> None:
+    const = va.ConstDim((1, 3), (), (), ("x",), (0,))
+    view = va.View(va.Buffer((3,)), (va.TransformMap((const,), (), (3,)),))
+    assert view.address(()) == 1
+    addr, valid = view.addresses()
+    assert addr[()] == 1 and valid[()]
+
+
+@pytest.mark.xfail(raises=ValueError, strict=True,
+                   reason="View._links zips () maps with [buffer.shape] strictly")
+def test_view_without_maps() -> None:
+    view = va.View(va.Buffer((2, 3)))
+    assert view.shape == (2, 3) and view.address((1, 2)) == 5
