@@ -117,7 +117,7 @@ def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list
     prev_stride = None
     for i, d in enumerate(lower):
         stride = int(np.prod(sizes[i + 1:]))
-        if stride == total or stride == prev_stride:
+        if stride in (total, prev_stride):
             out[:, d] = 0
         else:
             out[:, d] = rem // stride

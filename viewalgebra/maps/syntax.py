@@ -293,10 +293,7 @@ def _located(e: InvalidTransformError, text: str, offset: int) -> InvalidTransfo
 def parse_affine_map(text: str) -> A.AffineMap:
     """Parse ``affine_map<(d0, d1) -> (d0 floordiv 8, d1)>`` (or just the part inside ``<>``)."""
     p = _Parser(text)
-    if p.peek().text == "affine_map":
-        amap = p.affine_map_ref()
-    else:
-        amap = p.affine_map_body()
+    amap = p.affine_map_ref() if p.peek().text == "affine_map" else p.affine_map_body()
     p.end()
     return amap
 
