@@ -50,7 +50,7 @@ def _findings(found: Sequence[Any]) -> list[dict[str, Any]]:
 
 def _show(path: Path) -> dict[str, Any]:
     text = path.read_text()
-    maps = []
+    maps: list[dict[str, Any]] = []
     for m in parse_mlir_transform_maps(text):
         if m.map is None:  # only with errors="collect"
             continue
@@ -62,7 +62,7 @@ def _show(path: Path) -> dict[str, Any]:
             "formulas": list(formulas(m.map)) if usable else [],
             "findings": _findings(lint(m)),
         })
-    views = []
+    views: list[dict[str, Any]] = []
     for v in parse_mlir_views(text):
         if v.view is None:
             raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
