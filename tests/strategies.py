@@ -241,14 +241,14 @@ def buffers(draw: Draw, shape: Sequence[int]) -> va.Buffer:
 
 
 @st.composite
-def views(draw: Draw, max_maps: int = 3, *, max_rank: int = 4, max_points: int = 400,
-          max_buffer_points: int = 120) -> va.View:
-    """A consistent view: 1 to ``max_maps`` maps, listed top first, on a random buffer."""
+def views(draw: Draw, max_maps: int = 3, *, min_maps: int = 1, max_rank: int = 4,
+          max_points: int = 400, max_buffer_points: int = 120) -> va.View:
+    """A consistent view: ``min_maps`` to ``max_maps`` maps, listed top first, on a random buffer."""
     shape = draw(shapes(max_rank=min(max_rank, 3), max_points=max_buffer_points))
     buffer = draw(buffers(shape))
     maps: list[va.TransformMap] = []
     lower = shape
-    for _ in range(draw(st.integers(1, max_maps))):
+    for _ in range(draw(st.integers(min_maps, max_maps))):
         tm = draw(transform_maps(lower, max_points=max_points, max_rank=max_rank))
         maps.append(tm)
         lower = tm.upper_bounds

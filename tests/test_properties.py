@@ -14,26 +14,17 @@ from collections.abc import Iterator
 
 import islpy as isl
 import numpy as np
-import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import KINDS, transform_maps, views
 
 import viewalgebra as va
 
-SETTINGS = settings(derandomize=True, deadline=None, max_examples=120)
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=400)
 
 
-def has_rank0_space(x: va.View | va.TransformMap) -> bool:
-    """Whether some upper space is rank 0: ``evaluate_array`` fails there (see the xfail test)."""
-    maps = x.maps if isinstance(x, va.View) else (x,)
-    return any(m.upper_rank == 0 for m in maps)
-
-
-VIEWS = views(max_maps=3)
-ENUMERABLE_VIEWS = VIEWS.filter(lambda v: not has_rank0_space(v))
+VIEWS = views(max_maps=3, min_maps=0)
 MAPS = transform_maps(max_points=400)
-ENUMERABLE_MAPS = MAPS.filter(lambda m: not has_rank0_space(m))
 
 
 # Independent enumeration helpers
@@ -69,7 +60,7 @@ def box_points(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def chain_coords(view: va.View, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Buffer coordinates and validity of view points, by chaining ``evaluate_array``."""
-    coords = pts.reshape(-1, view.rank)
+    coords = np.asarray(pts, dtype=np.int64)
     valid = np.ones(coords.shape[0], dtype=bool)
     for m in view.maps:
         coords, ok = va.evaluate_array(m, coords)
@@ -83,7 +74,7 @@ def as_array(pts: list[tuple[int, ...]], rank: int) -> np.ndarray:
 
 # Views: ISL == numpy == scalar
 
-@given(view=ENUMERABLE_VIEWS)
+@given(view=VIEWS)
 @SETTINGS
 def test_view_isl_equals_numpy(view: va.View) -> None:
     addr, valid = view.addresses()
@@ -106,7 +97,7 @@ def test_view_isl_equals_numpy(view: va.View) -> None:
     event(f"valid points: {'none' if not valid.any() else 'all' if valid.all() else 'some'}")
 
 
-@given(view=ENUMERABLE_VIEWS)
+@given(view=VIEWS)
 @SETTINGS
 def test_view_scalar_equals_numpy(view: va.View) -> None:
     addr, valid = view.addresses()
@@ -117,7 +108,7 @@ def test_view_scalar_equals_numpy(view: va.View) -> None:
 
 # Single maps: scalar == numpy == ISL
 
-@given(tm=ENUMERABLE_MAPS)
+@given(tm=MAPS)
 @SETTINGS
 def test_map_scalar_equals_array_equals_isl(tm: va.TransformMap) -> None:
     pts = box_points(tm.upper_bounds)
@@ -248,7 +239,7 @@ def alterations(view: va.View) -> Iterator[tuple[str, va.View]]:
         yield "zero Pad", dataclasses.replace(view, maps=(zero_pad, *view.maps))
 
 
-@given(view=ENUMERABLE_VIEWS, data=st.data())
+@given(view=VIEWS, data=st.data())
 @SETTINGS
 def test_same_relation_agrees_with_enumeration(view: va.View, data: st.DataObject) -> None:
     assert va.same_relation(view, view)
@@ -259,7 +250,10 @@ def test_same_relation_agrees_with_enumeration(view: va.View, data: st.DataObjec
     candidates: dict[str, list[va.View]] = {}
     for name, v in alterations(view):
         candidates.setdefault(name, []).append(v)
-    what = data.draw(st.sampled_from(sorted(candidates)), label="alteration")
+    # Ops are altered three times as often as the buffer or by an identity on top.
+    neutral = {"buffer offset", "buffer stride", "identity map", "zero Pad"}
+    weighted = sorted(candidates) + 2 * sorted(set(candidates) - neutral)
+    what = data.draw(st.sampled_from(weighted), label="alteration")
     altered = data.draw(st.sampled_from(candidates[what]), label=what)
     assert altered.shape == view.shape
     addr, valid = view.addresses()
@@ -284,9 +278,8 @@ def features(view: va.View) -> set[str]:
     found.add("row-major buffer" if view.buffer.is_row_major else "strided buffer")
     if view.buffer.rank == 0:
         found.add("rank-0 buffer")
-    if has_rank0_space(view):
+    if view.rank == 0 or any(m.upper_rank == 0 for m in view.maps):
         found.add("rank-0 space")
-        return found
     valid = view.addresses()[1]
     found.add("all valid" if valid.all() else "none valid" if not valid.any() else "some valid")
     for m in view.maps:
@@ -338,7 +331,7 @@ def test_strategies_cover_every_feature() -> None:
 
     collect()
     wanted = set(KINDS) | {
-        "non-power-of-two size", "unit dim", "1 maps", "2 maps", "3 maps", "row-major buffer",
+        "non-power-of-two size", "unit dim", "0 maps", "1 maps", "2 maps", "3 maps", "row-major buffer",
         "strided buffer", "all valid", "none valid", "some valid", "transpose", "zero Pad",
         "non-zero Pad", "negative Embed coefficient", "zero Embed coefficient",
         "colliding Embed coefficients", "Unmerge unit factor", "Unmerge split",
@@ -347,22 +340,9 @@ def test_strategies_cover_every_feature() -> None:
     assert largest[0] <= 400
 
 
-
-# Package bugs found by these properties (strict xfail: remove the marker, and the rank-0 filter
-# above, once they are fixed)
-
-@pytest.mark.xfail(raises=ValueError, strict=True,
-                   reason="evaluate_array reshapes (N, 0) with -1: rank-0 upper spaces fail")
 def test_rank0_view_addresses() -> None:
     const = va.ConstDim((1, 3), (), (), ("x",), (0,))
     view = va.View(va.Buffer((3,)), (va.TransformMap((const,), (), (3,)),))
     assert view.address(()) == 1
     addr, valid = view.addresses()
     assert addr[()] == 1 and valid[()]
-
-
-@pytest.mark.xfail(raises=ValueError, strict=True,
-                   reason="View._links zips () maps with [buffer.shape] strictly")
-def test_view_without_maps() -> None:
-    view = va.View(va.Buffer((2, 3)))
-    assert view.shape == (2, 3) and view.address((1, 2)) == 5

@@ -36,8 +36,23 @@ def test_names_with_quotes_round_trip():
     op = va.PassThrough((), ('we"ird\\name',), (0,), ("x",), (0,))
     tm = va.TransformMap((op,), (3,), (3,))
     text = va.print_transform_map(tm)
-    assert '"we\\"ird\\\\name"' in text
+    assert '"we\\22ird\\\\name"' in text
     assert va.parse_transform_map(text) == tm
+
+
+@pytest.mark.parametrize(("literal", "name"), [
+    ('"a\\09b"', "a\tb"), ('"\\C3\\A9"', "\u00e9"), ('"q\\"q"', 'q"q'), ('"n\\n"', "n\n"),
+    ("bare_name", "bare_name"), ("12", "12")])
+def test_mlir_string_escapes(literal, name):
+    op = va.parse_transform(f"<PassThrough [{literal}] at [0] -> [x] at [0]>")
+    assert op.upper_names == (name,)
+    assert va.parse_transform(va.print_transform(op)) == op
+
+
+def test_bad_escape_is_located():
+    with pytest.raises(va.TransformParseError, match=r"1:17: expected an escape") as info:
+        va.parse_transform('<PassThrough ["a\\qb"] at [0] -> [x] at [0]>')
+    assert info.value.offset == 16
 
 
 def test_single_transform():

@@ -44,6 +44,15 @@ def check_coords(coords: Sequence[int], shape: tuple[int, ...], what: str) -> tu
     return point
 
 
+def points_array(points: IntArray, rank: int, what: str) -> IntArray:
+    """``points`` as an int64 array of shape ``(N, rank)``, or ``CoordinateError``."""
+    array = np.asarray(points, dtype=np.int64)
+    if array.ndim != 2 or array.shape[1] != rank:
+        raise CoordinateError(
+            f"{what}: points must have shape (N, {rank}), got {tuple(array.shape)}")
+    return array
+
+
 def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], bool]:
     """The lower coordinates of an upper point, and whether the point is valid (design S3).
 
@@ -64,7 +73,7 @@ def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolAr
     Returns lower coordinates of shape ``(N, lower_rank)`` and a validity mask of shape ``(N,)``.
     """
     require_meaningful(tm)
-    coords = np.asarray(coords, dtype=np.int64).reshape(-1, tm.upper_rank)
+    coords = points_array(coords, tm.upper_rank, "evaluate_array")
     n = coords.shape[0]
     out = np.zeros((n, tm.lower_rank), dtype=np.int64)
     valid = np.ones(n, dtype=np.bool_)

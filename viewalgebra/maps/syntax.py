@@ -203,7 +203,7 @@ class _Parser:
         tok = self.peek()
         if tok.kind == "string":
             self.next()
-            return _unquote(tok.text)
+            return _unquote(tok, self.text)
         if tok.kind in ("ident", "int"):
             return self.next().text
         raise self.error("a dimension name (quoted string or keyword)")
@@ -217,9 +217,9 @@ class _Parser:
     def transform(self) -> Transform:
         start = self.expect("<", "'<' opening a transform")
         tok = self.peek()
-        kind = tok.text if tok.kind in ("ident", "string") else ""
+        kind = tok.text if tok.kind == "ident" else ""
         if tok.kind == "string":
-            kind = _unquote(kind)
+            kind = _unquote(tok, self.text)
         if kind not in TRANSFORM_TYPES:
             raise self.error(
                 "a name of a known transform (" + ", ".join(TRANSFORM_TYPES) + ")")
@@ -276,13 +276,47 @@ class _Parser:
     # }}}
 
 
-def _unquote(s: str) -> str:
-    body = s[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+def _unquote(token: _Tok, text: str) -> str:
+    """An MLIR string literal's value: escapes ``\\n``, ``\\t``, ``\\"``, ``\\\\`` and ``\\XX`` (hex byte)."""
+    out = bytearray()
+    body = token.text[1:-1]
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out += c.encode()
+            i += 1
+            continue
+        nxt = body[i + 1:i + 2]
+        if nxt in ('"', "\\"):
+            out += nxt.encode()
+            i += 2
+        elif nxt in ("n", "t"):
+            out += b"\n" if nxt == "n" else b"\t"
+            i += 2
+        elif re.fullmatch(r"[0-9A-Fa-f]{2}", body[i + 1:i + 3]):
+            out.append(int(body[i + 1:i + 3], 16))
+            i += 3
+        else:
+            raise TransformParseError("expected an escape: \\n, \\t, \\\", \\\\ or two hex digits",
+                                      text, token.offset + 1 + i)
+    try:
+        return out.decode()
+    except UnicodeDecodeError:
+        raise TransformParseError("string is not valid UTF-8", text, token.offset) from None
 
 
 def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """MLIR's printed form of a string: printable ASCII as is, ``\\\\``, else ``\\XX`` per byte."""
+    out = []
+    for byte in s.encode():
+        if byte == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= byte < 0x7F and byte != 0x22:
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:02X}")
+    return '"' + "".join(out) + '"'
 
 
 def _located(e: InvalidTransformError, text: str, offset: int) -> InvalidTransformError:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import InvalidTransformError
 from .buffer import Buffer
-from .evaluate import BoolArray, IntArray, check_coords, evaluate, evaluate_array
+from .evaluate import BoolArray, IntArray, check_coords, evaluate, evaluate_array, points_array
 from .transform_map import TransformMap
 
 
@@ -92,7 +92,7 @@ def all_points(shape: Sequence[int]) -> IntArray:
 
 def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     """Addresses (-1 where invalid) and validity of the given view points, shape ``(N, rank)``."""
-    coords = np.asarray(points, dtype=np.int64).reshape(-1, view.rank)
+    coords = points_array(points, view.rank, "addresses_of")
     valid = np.ones(coords.shape[0], dtype=np.bool_)
     for m in view.maps:
         coords, ok = evaluate_array(m, coords)
