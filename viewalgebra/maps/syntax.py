@@ -308,7 +308,7 @@ def _unquote(token: _Tok, text: str) -> str:
 
 def _quote(s: str) -> str:
     """MLIR's printed form of a string: printable ASCII as is, ``\\\\``, else ``\\XX`` per byte."""
-    out = []
+    out: list[str] = []
     for byte in s.encode():
         if byte == 0x5C:
             out.append("\\\\")
