@@ -214,3 +214,19 @@ def test_numpy_evaluation_of_a_map_matches_the_scalar_one():
 
 
 # }}}
+
+
+def test_huge_sizes_are_exact_and_numpy_refuses_to_overflow():
+    n = 2**40
+    tm = va.parse_transform_map(
+        f'<affine_map<(d0, d1) -> (d0 * {n} + d1)> by [<Unmerge{{{n}, {n}}} ["a", "b"] at [0, 1] -> '
+        f'["x"] at [0]>] bounds = [{n}, {n}] -> [{n * n}]>')
+    view = va.View(va.Buffer((n * n,), "i8"), [tm])
+    assert view.address((n - 1, n - 1)) == n * n - 1  # Python integers: exact
+    assert va.lint(view) == ()
+    assert va.address_function(view).is_equal(va.address_function(view))
+    with pytest.raises(va.ViewAlgebraError, match="beyond 64-bit integers"):
+        va.evaluate_array(tm, np.array([[n - 1, n - 1]]))
+    assert va.evaluate_array(tm, np.array([[3, 4]]))[0].tolist() == [[3 * n + 4]]
+    with pytest.raises(va.CoordinateError, match=re.escape("points must have shape (N, 2), got (2,)")):
+        va.evaluate_array(tm, np.array([3, 4]))

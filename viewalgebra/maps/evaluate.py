@@ -9,7 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import CoordinateError
+from ..errors import CoordinateError, ViewAlgebraError
+from . import affine as A
 from .affine import evaluate_expr
 from .equations import affine_map_of, validity_checks
 from .transform_map import TransformMap, require_meaningful
@@ -53,6 +54,34 @@ def points_array(points: IntArray, rank: int, what: str) -> IntArray:
     return array
 
 
+INT64_MAX = 2**63 - 1
+
+
+def magnitude(e: A.AffineExpr, bounds: Sequence[int]) -> int:
+    """An upper bound on ``|e|`` when each ``|d_i| <= bounds[i]`` (exact Python integers)."""
+    if isinstance(e, A.DimExpr):
+        return int(bounds[e.index])
+    if isinstance(e, A.ConstExpr):
+        return abs(e.value)
+    lhs = magnitude(e.lhs, bounds)
+    if e.op == "+":
+        return lhs + magnitude(e.rhs, bounds)
+    c = abs(magnitude(e.rhs, bounds))
+    if e.op == "*":
+        return lhs * c
+    if e.op == "mod":
+        return c
+    return lhs + 1  # floordiv, ceildiv by a positive constant
+
+
+def require_int64(magnitudes: Sequence[int], what: str) -> None:
+    """Refuse numpy evaluation whose int64 arithmetic could overflow (it would wrap silently)."""
+    if any(m > INT64_MAX for m in magnitudes):
+        raise ViewAlgebraError(
+            f"{what}: values can reach {max(magnitudes)}, beyond 64-bit integers; "
+            "use the scalar evaluation or the ISL relation instead")
+
+
 def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], bool]:
     """The lower coordinates of an upper point, and whether the point is valid (design S3).
 
@@ -74,6 +103,9 @@ def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolAr
     """
     require_meaningful(tm)
     coords = points_array(coords, tm.upper_rank, "evaluate_array")
+    if len(coords):
+        require_int64([magnitude(e, np.abs(coords).max(axis=0).tolist())
+                       for e in affine_map_of(tm).results], "evaluate_array")
     n = coords.shape[0]
     out = np.zeros((n, tm.lower_rank), dtype=np.int64)
     valid = np.ones(n, dtype=np.bool_)

@@ -13,7 +13,7 @@ import islpy as isl
 
 from . import affine as A
 from .equations import affine_map_of
-from .relations import affine_function, box, formula
+from .relations import affine_function, box, formula, val
 from .syntax import ParsedMap
 from .transform_map import TransformMap, blocking_problems, problems
 from .view import View
@@ -96,8 +96,7 @@ def _outside(f: isl.PwMultiAff, bounds: tuple[int, ...], index: int | None,
     found: list[Finding] = []
     for d, n in enumerate(bounds):
         coord = isl.Aff.var_on_domain(ls, isl.dim_type.set, d)
-        outside = coord.lt_set(zero) | coord.ge_set(zero.add_constant_val(
-            isl.Val.int_from_si(isl.DEFAULT_CONTEXT, n)))
+        outside = coord.lt_set(zero) | coord.ge_set(zero.add_constant_val(val(n)))
         bad = graph.intersect_range(outside)
         if bad.is_empty():
             continue

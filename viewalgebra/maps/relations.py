@@ -22,7 +22,8 @@ CTX = isl.DEFAULT_CONTEXT
 """The one ISL context every object lives in (objects of different contexts must not mix)."""
 
 
-def _val(v: int) -> isl.Val:
+def val(v: int) -> isl.Val:
+    """An ISL integer of any size."""
     return isl.Val.int_from_si(CTX, v) if -(2**62) < v < 2**62 else isl.Val(str(v), CTX)
 
 
@@ -30,7 +31,7 @@ def _aff(e: A.AffineExpr, ls: isl.LocalSpace) -> isl.Aff:
     if isinstance(e, A.DimExpr):
         return isl.Aff.var_on_domain(ls, isl.dim_type.set, e.index)
     if isinstance(e, A.ConstExpr):
-        return isl.Aff.zero_on_domain(ls).add_constant_val(_val(e.value))
+        return isl.Aff.zero_on_domain(ls).add_constant_val(val(e.value))
     lhs = _aff(e.lhs, ls)
     if e.op == "+":
         return lhs.add(_aff(e.rhs, ls))
@@ -38,14 +39,14 @@ def _aff(e: A.AffineExpr, ls: isl.LocalSpace) -> isl.Aff:
         raise ViewAlgebraError(f"not affine: {A.print_expr(e)}")
     c = e.rhs.value
     if e.op == "*":
-        return lhs.scale_val(_val(c))
+        return lhs.scale_val(val(c))
     if c <= 0:
         raise ViewAlgebraError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
     if e.op == "floordiv":
-        return lhs.scale_down_val(_val(c)).floor()
+        return lhs.scale_down_val(val(c)).floor()
     if e.op == "ceildiv":
-        return lhs.scale_down_val(_val(c)).ceil()
-    return lhs.mod_val(_val(c))
+        return lhs.scale_down_val(val(c)).ceil()
+    return lhs.mod_val(val(c))
 
 
 def _set_space(rank: int) -> isl.Space:
@@ -59,7 +60,7 @@ def box(shape: tuple[int, ...]) -> isl.Set:
     zero = isl.Aff.zero_on_domain(ls)
     for k, n in enumerate(shape):
         var = isl.Aff.var_on_domain(ls, isl.dim_type.set, k)
-        result = result & var.ge_set(zero) & var.lt_set(zero.add_constant_val(_val(n)))
+        result = result & var.ge_set(zero) & var.lt_set(zero.add_constant_val(val(n)))
     return result
 
 
@@ -82,7 +83,7 @@ def formula(tm: TransformMap) -> isl.PwMultiAff:
     zero = isl.Aff.zero_on_domain(ls)
     for check in validity_checks(tm):
         lower = ma.get_at(check.dim)
-        valid = valid & lower.ge_set(zero) & lower.lt_set(zero.add_constant_val(_val(check.bound)))
+        valid = valid & lower.ge_set(zero) & lower.lt_set(zero.add_constant_val(val(check.bound)))
     return isl.PwMultiAff.from_multi_aff(ma).intersect_domain(valid)
 
 
@@ -114,9 +115,9 @@ def address_function(view: View) -> isl.PwAff:
     """The view as an ISL function: view point -> buffer address (design S4), on valid points."""
     buf = view.buffer
     ls = isl.LocalSpace.from_space(_set_space(buf.rank))
-    addr = isl.Aff.zero_on_domain(ls).add_constant_val(_val(buf.offset))
+    addr = isl.Aff.zero_on_domain(ls).add_constant_val(val(buf.offset))
     for k, s in enumerate(buf.strides or ()):
-        addr = addr.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, k).scale_val(_val(s)))
+        addr = addr.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, k).scale_val(val(s)))
     return isl.PwAff.from_aff(addr).pullback_pw_multi_aff(view_function(view))
 
 

@@ -10,7 +10,15 @@ import numpy as np
 
 from ..errors import InvalidTransformError
 from .buffer import Buffer
-from .evaluate import BoolArray, IntArray, check_coords, evaluate, evaluate_array, points_array
+from .evaluate import (
+    BoolArray,
+    IntArray,
+    check_coords,
+    evaluate,
+    evaluate_array,
+    points_array,
+    require_int64,
+)
 from .transform_map import TransformMap
 
 
@@ -97,6 +105,11 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     for m in view.maps:
         coords, ok = evaluate_array(m, coords)
         valid &= ok
+    if len(coords):
+        largest = np.abs(coords).max(axis=0).tolist()
+        require_int64([abs(view.buffer.offset) + sum(
+            abs(s) * c for s, c in zip(view.buffer.strides or (), largest, strict=True))],
+            "addresses_of")
     strides = np.asarray(view.buffer.strides, dtype=np.int64)
     addr = view.buffer.offset + coords @ strides
     return np.where(valid, addr, -1), valid
