@@ -159,3 +159,38 @@ def test_affine_map_parsing_and_printing():
     assert str(amap) == "(d0, d1) -> (-d0 + d1 * 2 - 3, (d0 + d1) mod 4, d0 ceildiv 2)"
     again = va.parse_affine_map(f"affine_map<{amap}>")
     assert again == amap
+
+
+def test_views_are_read_from_transform_chains():
+    from rocmlir_data import DATA
+
+    text = (DATA / "rocmlir" / "bug-1546-compile-failure.mlir").read_text()
+    views = {v.name: v for v in va.parse_mlir_views(text)}
+    three = views["%3"].view  # %3 = transform %2, %2 = transform %0, %0 = transform %arg0
+    assert three is not None and three.buffer == va.Buffer((6,), "f32")
+    assert [m.upper_bounds for m in three.maps] == [(1, 16, 16), (1, 3, 2), (1, 2, 3)]
+    assert three.address((0, 2, 1)) == 1 * 3 + 2 and three.address((0, 15, 0)) is None
+    assert "%2" not in views  # an inner link of a chain is not a view of its own
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("%0 = rock.transform %0 by #m : memref<4xf32> to memref<4xf32>", "undefined transform map #m"),
+    ("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]>]"
+     " bounds = [4] -> [4]>\n%0 = rock.transform %1 by #m : memref<4xf32> to memref<4xf32>\n"
+     "%1 = rock.transform %0 by #m : memref<4xf32> to memref<4xf32>", "defined through itself"),
+    ("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<PassThrough [\"a\"] at [0] -> [\"a\"] at [0]>]"
+     " bounds = [4] -> [4]>\n%0 = rock.transform %a by #m", "expected ': memref<...>'"),
+])
+def test_bad_chains_are_reported_not_looped(text, message):
+    (view,) = [v for v in va.parse_mlir_views(text) if v.error is not None][:1]
+    assert view.view is None and message in str(view.error)
+
+
+def test_chains_sharing_a_prefix_are_two_views():
+    m = ('#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<PassThrough ["a"] at [0] -> ["a"] at [0]>]'
+         ' bounds = [4] -> [4]>\n')
+    text = m + "\n".join(f"%{r} = rock.transform %{s} by #m : memref<4xf32> to memref<4xf32>"
+                         for r, s in [("a", "x"), ("b", "a"), ("c", "a")])
+    views = va.parse_mlir_views(text)
+    assert [(v.name, v.error, len(v.view.maps) if v.view else None) for v in views] == [
+        ("%b", None, 2), ("%c", None, 2)]

@@ -358,6 +358,8 @@ class ParsedMap:
     """``alias``: ``#name = #rock.transform_map<...>``; ``inline``: ``rock.transform %x by <...>``;
     ``attribute``: ``#rock.transform_map<...>`` anywhere else."""
     error: ViewAlgebraError | None = None
+    offset: int = 0
+    """Character offset of the map (its ``<`` or ``#rock.transform_map``) in the text."""
 
 
 def read_transform_map(text: str, *, strict: bool = True,
@@ -497,11 +499,11 @@ def _section_maps(code: str, begin: int, end: int, strict: bool,
         try:
             p = _Parser(code, offset, aliases)
             tm, written = p.transform_map(strict)
-            found.append(ParsedMap(tm, written, loc.line, loc.column, name, form))
+            found.append(ParsedMap(tm, written, loc.line, loc.column, name, form, None, offset))
         except ViewAlgebraError as e:
             if errors == "raise":
                 raise
-            found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e))
+            found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e, offset))
     return found
 
 
@@ -533,66 +535,73 @@ def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
     """
     code = _blank_comments(text)
     maps = parse_mlir_transform_maps(text, errors="collect")
-    by_offset = {_offset(code, m.line, m.column): m for m in maps}
     found: list[ParsedView] = []
     cuts = sorted({0, len(code)} | {m.start() for m in _SPLIT.finditer(text)}
                   | {m.start() for m in _FUNC.finditer(code)})
     for begin, end in zip(cuts, cuts[1:], strict=False):
-        found.extend(_scope_views(code, begin, end, by_offset, maps))
+        found.extend(_scope_views(code, begin, end, maps))
     return tuple(found)
 
 
-def _offset(text: str, line: int, column: int) -> int:
-    start = 0
-    for _ in range(line - 1):
-        start = text.index("\n", start) + 1
-    return start + column - 1
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """``%result = rock.transform %source by <map> : <source type> ...``."""
+
+    source: str
+    map: TransformMap | None
+    source_type: str
+    offset: int
+    error: ViewAlgebraError | None
 
 
-def _scope_views(code: str, begin: int, end: int, by_offset: dict[int, ParsedMap],
-                 maps: tuple[ParsedMap, ...]) -> list[ParsedView]:
-    section = [m for m in maps if m.form == "alias"]
-    defs: dict[str, tuple[str, ParsedMap | None, str, int, ViewAlgebraError | None]] = {}
-    sources: set[str] = set()
-    order: list[str] = []
+def _scope_views(code: str, begin: int, end: int, maps: tuple[ParsedMap, ...]) -> list[ParsedView]:
+    by_offset = {m.offset: m for m in maps}
+    steps: dict[str, _Step] = {}
     for m in _TRANSFORM_OP.finditer(code, begin, end):
-        result, source = m.group(1), m.group(2)
-        parsed: ParsedMap | None
-        error: ViewAlgebraError | None = None
         if m.group(3):
             parsed = by_offset.get(m.start(3))
-        else:
-            named = [a for a in section if a.name == m.group(4)
-                     and _offset(code, a.line, a.column) < m.start()]
+        else:  # the latest definition of the alias before this use
+            named = [a for a in maps if a.form == "alias" and a.name == m.group(4)
+                     and a.offset < m.start()]
             parsed = named[-1] if named else None
-            if parsed is None:
-                error = TransformParseError(f"undefined transform map #{m.group(4)}", code,
-                                            m.start(4) - 1)
+        error = parsed.error if parsed else TransformParseError(
+            f"undefined transform map #{m.group(4)}", code, m.start(4) - 1)
         source_type = _memref_after(code, m.end(), end)
-        defs[result] = (source, parsed, source_type, m.start(), error)
-        sources.add(source)
-        order.append(result)
+        if error is None and not source_type:
+            error = TransformParseError("expected ': memref<...>' after the transform map", code,
+                                        m.end())
+        steps[m.group(1)] = _Step(m.group(2), parsed.map if parsed else None, source_type,
+                                  m.start(), error)
+    sources = {step.source for step in steps.values()}
+    reached: set[str] = set()
     views: list[ParsedView] = []
-    for result in order:
-        if result in sources:
+    # Leaves first; then whatever no leaf reaches, which can only be a cycle.
+    tops = [r for r in steps if r not in sources] + list(steps)
+    for result in tops:
+        if result in reached:
             continue
+        top = steps[result]
         chain: list[TransformMap] = []
-        name, start = result, defs[result][3]
-        error: ViewAlgebraError | None = None
-        buffer_type = ""
-        while name in defs:
-            source, parsed, buffer_type, _, err = defs[name]
-            error = error or err or (parsed.error if parsed else None)
-            if parsed is not None and parsed.map is not None:
-                chain.append(parsed.map)
-            name = source
-        loc = TransformParseError("", code, start)
+        name, step, error, buffer_type = result, top, None, top.source_type
+        seen: set[str] = set()
+        while step is not None and error is None:
+            if name in seen:
+                error = TransformParseError(f"%{name} is defined through itself", code, step.offset)
+                break
+            seen.add(name)
+            reached.add(name)
+            error = step.error
+            if step.map is not None:
+                chain.append(step.map)
+            name, buffer_type = step.source, step.source_type
+            step = steps.get(name)
         view = None
         if error is None:
             try:
                 view = View(parse_memref_type(buffer_type), tuple(chain), strict=False)
             except ViewAlgebraError as e:
                 error = e
+        loc = TransformParseError("", code, top.offset)
         views.append(ParsedView(f"%{result}", view, loc.line, loc.column, error))
     return views
 
