@@ -1,5 +1,6 @@
 """viewalgebra: exact algebra of rocMLIR tensor views as ISL relations."""
 
+from .budget import QueryTimeoutError
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -49,6 +50,7 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
+from .vectorize import VectorLength, Witness, elements_per_access, max_vector_length
 
 __all__ = [
     "AddDim",
@@ -67,22 +69,27 @@ __all__ = [
     "ParsedView",
     "PassThrough",
     "Problem",
+    "QueryTimeoutError",
     "RegularizeError",
     "Slice",
     "Transform",
     "TransformMap",
     "TransformParseError",
     "Unmerge",
+    "VectorLength",
     "View",
     "ViewAlgebraError",
+    "Witness",
     "address_function",
     "affine_map_of",
     "dtype_bits",
+    "elements_per_access",
     "evaluate",
     "evaluate_array",
     "formulas",
     "lint",
     "map_function",
+    "max_vector_length",
     "parse_affine_map",
     "parse_memref_type",
     "parse_mlir_transform_maps",

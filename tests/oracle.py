@@ -1,0 +1,65 @@
+"""Brute-force oracles: the definitions, enumerated with numpy, independent of ISL."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import viewalgebra as va
+
+
+def legal_lengths(view: va.View, dim: int, run: int, *, aligned: bool = False) -> list[int]:
+    """Every legal vector length (design S5) by enumerating every piece of every candidate."""
+    addr, valid = view.addresses()
+    addr = np.moveaxis(addr, dim, -1)
+    valid = np.moveaxis(valid, dim, -1)
+    size = view.shape[dim]
+    legal = []
+    for v in range(1, run + 1):
+        if run % v or (size % v if size else False):
+            continue
+        pieces_a = addr.reshape(*addr.shape[:-1], size // v, v)
+        pieces_v = valid.reshape(*valid.shape[:-1], size // v, v)
+        all_invalid = ~pieces_v.any(axis=-1)
+        all_valid = pieces_v.all(axis=-1)
+        consecutive = (pieces_a == pieces_a[..., :1] + np.arange(v)).all(axis=-1)
+        good = all_invalid | (all_valid & consecutive)
+        if aligned:
+            good &= all_invalid | (pieces_a[..., 0] % v == 0)
+        if good.all():
+            legal.append(v)
+    return legal
+
+
+def check_witness(view: va.View, dim: int, w: va.Witness) -> None:
+    """Assert that a witness really refutes its length."""
+    c, size = w.length, view.shape[dim]
+    assert all(0 <= x < n for x, n in zip(w.point, view.shape, strict=True))
+    if w.reason == "crosses the end of the dim":
+        assert size % c != 0 and w.point[dim] == size - size % c
+        return
+    if w.reason == "misaligned":
+        a = view.address(w.point)
+        assert w.point[dim] % c == 0 and a is not None and a % c != 0 and w.addresses == (a,)
+        return
+    p, q = w.point, w.next_point
+    assert q is not None and q[dim] == p[dim] + 1 and all(
+        x == y for k, (x, y) in enumerate(zip(p, q, strict=True)) if k != dim)
+    assert p[dim] // c == q[dim] // c, "the step lies inside one piece"
+    a, b = view.address(p), view.address(q)
+    assert (a, b) == w.addresses
+    if w.reason == "address jump":
+        assert a is not None and b is not None and b != a + 1
+    else:
+        assert (a is None) != (b is None)
+
+
+def expected_answer(legal: list[int], cap: int | None, compatible: bool, power_of_two: bool) -> int:
+    if power_of_two:
+        legal = [v for v in legal if v & (v - 1) == 0]
+    if cap is None:
+        return legal[-1]
+    if compatible:
+        return math.gcd(legal[-1], cap)
+    return max(v for v in legal if v <= cap)

@@ -1,0 +1,146 @@
+"""Exact vector lengths: equal to brute-force enumeration, with genuine witnesses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import check_witness, expected_answer, legal_lengths
+from rocmlir_data import DATA, cases
+from strategies import views
+
+import viewalgebra as va
+from viewalgebra import budget  # noqa: TID251 -- the budget is lowered to exercise the worker path
+
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=300)
+
+
+@st.composite
+def queries(draw):
+    view = draw(views(max_maps=3, max_points=300).filter(lambda v: v.rank > 0))
+    dim = draw(st.integers(0, view.rank - 1))
+    size = view.shape[dim]
+    run = draw(st.one_of(st.just(max(size, 1)), st.integers(1, max(2 * size, 2)),
+                         st.sampled_from([d for d in range(1, size + 1) if size % d == 0] or [1])))
+    return view, dim, run
+
+
+@SETTINGS
+@given(query=queries(), cap=st.one_of(st.none(), st.integers(1, 12)), power_of_two=st.booleans(),
+       aligned=st.booleans(), compatible=st.booleans())
+def test_exact_length_equals_brute_force(query, cap, power_of_two, aligned, compatible):
+    view, dim, run = query
+    result = va.max_vector_length(view, dim, run, max_elements=cap, power_of_two=power_of_two,
+                                  aligned=aligned, rocmlir_compatible=compatible)
+    legal = legal_lengths(view, dim, run, aligned=aligned)
+    assert list(result.legal) == [v for v in legal if not power_of_two or v & (v - 1) == 0]
+    assert result.length == expected_answer(legal, cap, compatible, power_of_two)
+    # The witness refutes exactly the smallest illegal candidate above the answer.
+    candidates = [c for c in range(result.length + 1, run + 1) if run % c == 0
+                  and (not power_of_two or c & (c - 1) == 0) and (cap is None or c <= cap)
+                  and c not in legal]
+    if candidates:
+        assert result.witness is not None and result.witness.length == candidates[0]
+        check_witness(view, dim, result.witness)
+    else:
+        assert result.witness is None
+
+
+def _case_view(case) -> va.View:
+    inp = case["input"]
+    maps = [va.parse_transform_map(m["text"], strict=False) for m in inp["transform_chain_top_to_bottom"]]
+    return va.View(va.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
+
+
+CHAIN_CASES = [c for c in cases("vectorization") if "transform_chain_top_to_bottom" in c["input"]]
+
+
+@pytest.mark.parametrize("case", CHAIN_CASES, ids=lambda c: c["id"])
+def test_exact_oracle_of_the_conformance_cases(case):
+    inp, expected = case["input"], case["expected"]
+    view = _case_view(case)
+    cap = va.elements_per_access(view) if inp.get("limitForDataType") else None
+    result = va.max_vector_length(view, inp["in_dim"], inp["in_dim_len"], max_elements=cap,
+                                  rocmlir_compatible=True)
+    assert result.length == expected["exact_oracle"]
+    assert list(result.legal) == legal_lengths(view, inp["in_dim"], result.run)
+
+
+def test_where_rocmlir_is_too_cautious():
+    by_id = {c["id"]: c for c in CHAIN_CASES}
+    broadcast = _case_view(by_id["vec/test_merge_tr_broadcast"])
+    assert va.max_vector_length(broadcast, 0).length == 8  # rocMLIR: 1
+    embed = _case_view(by_id["vec/test_embed_1_1_pad"])
+    assert va.max_vector_length(embed, 1).length == 4  # rocMLIR: 1
+
+
+@pytest.mark.parametrize(("pad", "sizes", "run", "exact"), [
+    ((4, 6), (24, 14), 12, 2),  # rocMLIR's Pad rule says 4: the vector [16, 19] reads lower 12..15
+    ((2, 3), (12, 7), 6, 1),    # rocMLIR says 2
+    ((2, 3), (12, 7), 12, 1),
+])
+def test_where_rocmlir_is_unsound(pad, sizes, run, exact):
+    tm = va.TransformMap((va.Pad(pad, ("x",), (0,), ("x",), (0,)),), (sizes[0],), (sizes[1],))
+    result = va.max_vector_length(va.View(va.Buffer((sizes[1],)), [tm]), 0, run)
+    assert result.length == exact
+    assert result.witness is not None and result.witness.reason == "mixed validity"
+
+
+def test_vectorization_case_file_against_brute_force():
+    data = json.loads((DATA / "rocmlir-vectorization-cases.json").read_text())
+    for case in data["cases"]:
+        maps = []
+        for name in reversed(case["chain"]):  # the file lists maps from the buffer outward
+            spec = data["maps"][name]
+            ops = [va.parse_transform(f"<{kind}{{{', '.join(map(str, params))}}} "
+                                      f"[{', '.join(f'u{d}' for d in up)}] at {up} -> "
+                                      f"[{', '.join(f'l{d}' for d in low)}] at {low}>".replace("{}", ""))
+                   for kind, params, up, low in spec["ops"]]
+            maps.append(va.TransformMap(ops, spec["upper"], spec["lower"], strict=False))
+        view = va.View(va.Buffer(tuple(case["buffer"])), maps, strict=False)
+        run = case.get("in_dim_len") or view.shape[case["in_dim"]]
+        result = va.max_vector_length(view, case["in_dim"], run)
+        assert list(result.legal) == legal_lengths(view, case["in_dim"], run), case["name"]
+
+
+def test_example_conv_stack():
+    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    view = parsed.view
+    assert [va.max_vector_length(view, d).length for d in range(3)] == [1, 1, 1]
+    # Along gemmN, runs of wo are contiguous but padding starts mid-run at wo = 0 or 55.
+    w = va.max_vector_length(view, 2).witness
+    assert w is not None and w.length == 2 and w.reason == "mixed validity"
+    check_witness(view, 2, w)
+
+
+def test_bad_arguments():
+    view = va.View(va.Buffer((4, 8)))
+    with pytest.raises(va.CoordinateError, match="dim 2 out of range for rank 2"):
+        va.max_vector_length(view, 2)
+    with pytest.raises(va.ViewAlgebraError, match="run length must be at least 1, got 0"):
+        va.max_vector_length(view, 1, 0)
+    with pytest.raises(va.ViewAlgebraError, match="max_elements must be at least 1"):
+        va.max_vector_length(view, 1, max_elements=0)
+
+
+def test_elements_per_access():
+    assert va.elements_per_access("f32") == 4 and va.elements_per_access("f16") == 8
+    assert va.elements_per_access(va.View(va.Buffer((4,), "i8"))) == 16
+    assert va.elements_per_access("f64", bits=64) == 1
+
+
+def test_a_query_over_budget_runs_in_a_worker_with_the_same_answer(monkeypatch):
+    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    in_process = va.max_vector_length(parsed.view, 1, timeout=None)
+    monkeypatch.setattr(budget, "OPERATION_BUDGET", 10)
+    assert va.max_vector_length(parsed.view, 1, timeout=120) == in_process
+
+
+def test_a_query_over_its_time_fails_cleanly(monkeypatch):
+    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    view = va.View(parsed.view.buffer, parsed.view.maps)  # a fresh value: nothing cached
+    monkeypatch.setattr(budget, "OPERATION_BUDGET", 10)
+    with pytest.raises(va.QueryTimeoutError, match=r"no answer within 0.001 s of ISL work"):
+        va.max_vector_length(view, 1, timeout=0.001)
