@@ -25,6 +25,8 @@ def test_show_the_bundled_example():
     assert result.stdout.count("lint: clean") == 5
     assert "    y = (gemmK mod 9) floordiv 3" in result.stdout
     assert "view %3 (line 36): memref<64x256x56x56xf32> through 4 map(s)" in result.stdout
+    assert "vector length along dim 2 (size 200704): exact 1, rocMLIR 1: equal" in result.stdout
+    assert "next candidate 2 is illegal: mixed validity" in result.stdout
 
 
 def test_show_json():
@@ -33,6 +35,9 @@ def test_show_json():
     assert [m["name"] for m in report["maps"]] == [
         "conv_input_g", "conv_input_pad", "conv_input_embed", "conv_input_gemm"]
     assert report["views"][0]["shape"] == [1, 2304, 200704]
+    assert [v["exact"] for v in report["views"][0]["vectors"]] == [1, 1, 1]
+    assert set(report["views"][0]["vectors"][1]) == {"dim", "size", "exact", "legal", "rocmlir",
+                                                      "verdict", "witness"}
     assert set(report["maps"][0]) == {"name", "form", "line", "column", "text", "upper_bounds",
                                       "lower_bounds", "formulas", "findings"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from oracle import check_witness, expected_answer, legal_lengths
 from rocmlir_data import DATA, cases
@@ -144,3 +144,33 @@ def test_a_query_over_its_time_fails_cleanly(monkeypatch):
     monkeypatch.setattr(budget, "OPERATION_BUDGET", 10)
     with pytest.raises(va.QueryTimeoutError, match=r"no answer within 0.001 s of ISL work"):
         va.max_vector_length(view, 1, timeout=0.001)
+
+
+VERDICTS = {"equal": "equal", "rocMLIR conservative": "rocMLIR conservative",
+            "rocMLIR UNSOUND (over-estimates)": "rocMLIR unsound"}
+
+
+@pytest.mark.parametrize("case", CHAIN_CASES, ids=lambda c: c["id"])
+def test_comparison_with_rocmlir(case):
+    inp, expected = case["input"], case["expected"]
+    view = _case_view(case)
+    comparison = va.compare_vector_lengths(view, inp["in_dim"], inp["in_dim_len"],
+                                           limit_for_data_type=bool(inp.get("limitForDataType")))
+    assert comparison.exact.length == expected["exact_oracle"]
+    assert comparison.verdict == VERDICTS[expected["rocmlir_vs_exact"]]
+    # An unsound answer really is illegal, by brute force; a conservative one is legal.
+    legal = legal_lengths(view, inp["in_dim"], comparison.exact.run)
+    assert (comparison.rocmlir in legal) == (comparison.verdict != "rocMLIR unsound")
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(query=queries(), limit=st.booleans())
+def test_comparison_verdicts_on_random_views(query, limit):
+    view, dim, run = query
+    comparison = va.compare_vector_lengths(view, dim, run, limit_for_data_type=limit)
+    legal = legal_lengths(view, dim, run)
+    cap = va.elements_per_access(view) if limit else None
+    assert comparison.exact.length == expected_answer(legal, cap, True, False)
+    assert (comparison.rocmlir in legal) == (comparison.verdict != "rocMLIR unsound")
+    assert (comparison.rocmlir == comparison.exact.length) == (comparison.verdict == "equal")
+    event(comparison.verdict)

@@ -50,6 +50,7 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
+from .rocmlir import Comparison, compare_vector_lengths, rocmlir_vector_length
 from .vectorize import VectorLength, Witness, elements_per_access, max_vector_length
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "AffineMap",
     "Broadcast",
     "Buffer",
+    "Comparison",
     "ConstDim",
     "CoordinateError",
     "Embed",
@@ -82,6 +84,7 @@ __all__ = [
     "Witness",
     "address_function",
     "affine_map_of",
+    "compare_vector_lengths",
     "dtype_bits",
     "elements_per_access",
     "evaluate",
@@ -101,6 +104,7 @@ __all__ = [
     "problems",
     "read_transform_map",
     "relation",
+    "rocmlir_vector_length",
     "same_relation",
     "upper_box",
     "valid_set",

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import ViewAlgebraError, formulas, lint, parse_mlir_transform_maps, parse_mlir_views
+from . import (
+    ViewAlgebraError,
+    compare_vector_lengths,
+    formulas,
+    lint,
+    parse_mlir_transform_maps,
+    parse_mlir_views,
+)
 from . import print_transform_map as print_map
 
 
@@ -23,7 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = commands.add_parser(
         "show", help="every transform map and view of an .mlir file: formulas and lint",
         description="Print every transform map of an .mlir file (rocMLIR text, one formula per "
-                    "lower dim, lint findings) and every view its rock.transform chains build.")
+                    "lower dim, lint findings) and every view its rock.transform chains build, "
+                    "with the exact vector length of each dim beside rocMLIR's. Exit status 1 "
+                    "when there are findings or rocMLIR's answer is unsound.")
     show.add_argument("file", type=Path, help="an .mlir file")
     show.add_argument("--json", action="store_true", help="machine-readable output")
     args = parser.parse_args(argv)
@@ -39,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, indent=2) if args.json else _render(report))
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
-    has_findings = any(item["findings"] for item in report["maps"] + report["views"])
+    has_findings = any(item["findings"] for item in report["maps"] + report["views"]) or any(
+        vec["verdict"] == "rocMLIR unsound" for v in report["views"] for vec in v["vectors"])
     return 1 if has_findings else 0
 
 
@@ -66,12 +76,22 @@ def _show(path: Path) -> dict[str, Any]:
     for v in parse_mlir_views(text):
         if v.view is None:
             raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
+        findings = lint(v.view)
+        usable = not any(f.code == "unusable" for f in findings)
         views.append({
             "name": v.name, "line": v.line, "column": v.column,
             "buffer": str(v.view.buffer), "shape": list(v.view.shape),
-            "maps": len(v.view.maps), "findings": _findings(lint(v.view)),
+            "maps": len(v.view.maps), "findings": _findings(findings),
+            "vectors": [_vectors(v.view, d) for d in range(v.view.rank)] if usable else [],
         })
     return {"file": str(path), "maps": maps, "views": views}
+
+
+def _vectors(view: Any, dim: int) -> dict[str, Any]:
+    c = compare_vector_lengths(view, dim)
+    w = c.exact.witness
+    return {"dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
+            "rocmlir": c.rocmlir, "verdict": c.verdict, "witness": None if w is None else str(w)}
 
 
 def _render(report: dict[str, Any]) -> str:
@@ -86,6 +106,11 @@ def _render(report: dict[str, Any]) -> str:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} "
                    f"map(s), shape {v['shape']}")
         out.extend(_render_findings(v["findings"]))
+        for vec in v["vectors"]:
+            out.append(f"  vector length along dim {vec['dim']} (size {vec['size']}): exact "
+                       f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}")
+            if vec["witness"]:
+                out.append(f"    next candidate {vec['witness']}")
     if not out:
         out.append(f"{report['file']}: no transform maps")
     return "\n".join(out)

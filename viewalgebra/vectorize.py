@@ -48,8 +48,9 @@ class Witness:
         if self.next_point is None:
             where = f"at {list(self.point)} (address {self.addresses[0]})"
         else:
+            invalid = "; None is invalid" if None in self.addresses else ""
             where = (f"from {list(self.point)} to {list(self.next_point)} (addresses "
-                     f"{self.addresses[0]} -> {self.addresses[1]}; None is invalid)")
+                     f"{self.addresses[0]} -> {self.addresses[1]}{invalid})")
         return f"{self.length} is illegal: {self.reason} {where}"
 
 
