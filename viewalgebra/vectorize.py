@@ -20,7 +20,7 @@ import islpy as isl
 from .budget import run_bounded
 from .errors import CoordinateError, ViewAlgebraError
 from .maps.buffer import dtype_bits
-from .maps.relations import CTX, address_function, box, val
+from .maps.relations import CTX, address_function, box, total_address_and_checks, val
 from .maps.view import View
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
@@ -110,7 +110,7 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
 def _solve(view: View, dim: int, run: int, cap: int | None, power_of_two: bool, aligned: bool,
            compatible: bool) -> VectorLength:
     size = view.shape[dim]
-    g = _bad_step_gcd(view, dim, math.gcd(run, size))
+    g, found = _bad_step_gcd(view, dim, math.gcd(run, size))
     top = next(v for v in reversed(_divisors(g)) if _aligned_ok(view, dim, v)) if aligned else g
     legal = tuple(v for v in _divisors(top) if not power_of_two or _is_power_of_two(v))
     if cap is None:
@@ -126,7 +126,7 @@ def _solve(view: View, dim: int, run: int, cap: int | None, power_of_two: bool, 
             continue
         if cap is not None and c > cap:
             break
-        witness = _witness(view, dim, c, size, g)
+        witness = _witness(view, dim, c, size, g, found)
         break
     return VectorLength(answer, legal, witness, dim, run, cap)
 
@@ -186,34 +186,49 @@ def bad_steps(view: View, dim: int) -> isl.Set:
     """Points ``p`` with ``p`` and ``p + e_dim`` in the box where the step is not good: not (both
     valid with consecutive addresses) and not (both invalid)."""
     n = view.rank
-    f = address_function(view)
+    addr, checks = total_address_and_checks(view)
     shift = _shift(n, dim)
     upper = box(view.shape)
     steps = upper & upper.preimage_multi_aff(shift)
-    valid, f_next = f.domain(), f.pullback_multi_aff(shift)
-    valid_next = f_next.domain()
-    jump = f_next.sub(f).add_constant_val(val(-1)).non_zero_set()
-    return steps & (jump | (valid - valid_next) | (valid_next - valid))
+    zero = isl.Aff.zero_on_domain(isl.LocalSpace.from_space(_space(n)))
+
+    def inside(e: isl.Aff, bound: int) -> isl.Set:
+        return e.ge_set(zero) & e.lt_set(zero.add_constant_val(val(bound)))
+
+    def outside(e: isl.Aff, bound: int) -> isl.Set:
+        return e.lt_set(zero) | e.ge_set(zero.add_constant_val(val(bound)))
+
+    valid, valid_next = steps, steps
+    for e, bound in checks:
+        valid = valid & inside(e, bound)
+        valid_next = valid_next & inside(e.pullback_multi_aff(shift), bound)
+    jump = addr.pullback_multi_aff(shift).sub(addr).add_constant_val(val(-1))
+    bad = valid & valid_next & (jump.lt_set(zero) | jump.gt_set(zero))
+    for e, bound in checks:  # mixed validity: one end valid, a check fails at the other
+        bad = bad | (valid & outside(e.pullback_multi_aff(shift), bound)) | (valid_next & outside(e, bound))
+    return bad
 
 
-def _bad_step_gcd(view: View, dim: int, g: int) -> int:
-    """``gcd(g, {p[dim] + 1 : p a bad step})``."""
+def _bad_step_gcd(view: View, dim: int, g: int) -> tuple[int, list[tuple[int, ...]]]:
+    """``gcd(g, {p[dim] + 1 : p a bad step})``, and the bad steps that decided it."""
     if g == 1:
-        return 1
+        return 1, []
     bad = bad_steps(view, dim)
     if bad.is_empty():
-        return g
+        return g, []
     first = _coords(bad.sample_point(), view.rank)
-    g = math.gcd(g, _line_gcd(bad, dim, first, math.gcd(g, first[dim] + 1)))
+    found = [first, *_line(bad, dim, first)]
+    g = math.gcd(g, *(p[dim] + 1 for p in found))
     while g > 1:
         p = _bad_not_dividing(bad, view.rank, dim, g)
         if p is None:
             break
+        found.append(p)
         g = math.gcd(g, p[dim] + 1)
-    return g
+    return g, found
 
 
-def _line_gcd(bad: isl.Set, dim: int, through: tuple[int, ...], g: int) -> int:
+def _line(bad: isl.Set, dim: int, through: tuple[int, ...]) -> list[tuple[int, ...]]:
     # A cheap first estimate: the bad steps on one window of the line through a bad point. The
     # proof that no bad step anywhere breaks the final gcd is _bad_not_dividing's.
     line = bad
@@ -228,7 +243,7 @@ def _line_gcd(bad: isl.Set, dim: int, through: tuple[int, ...], g: int) -> int:
         zero.add_constant_val(val(start + LINE_WINDOW)))
     found: list[int] = []
     line.foreach_point(lambda p: found.append(p.get_coordinate_val(isl.dim_type.set, dim).to_python()))
-    return math.gcd(g, *(c + 1 for c in found))
+    return [tuple(c if k == dim else x for k, x in enumerate(through)) for c in found]
 
 
 def _bad_not_dividing(bad: isl.Set, n: int, dim: int, v: int) -> tuple[int, ...] | None:
@@ -255,12 +270,15 @@ def _aligned_ok(view: View, dim: int, v: int) -> bool:
     return v == 1 or _misaligned(view, dim, v) is None
 
 
-def _witness(view: View, dim: int, c: int, size: int, g: int) -> Witness:
+def _witness(view: View, dim: int, c: int, size: int, g: int,
+             found: list[tuple[int, ...]]) -> Witness:
     if size % c:
         start = tuple(size - size % c if k == dim else 0 for k in range(view.rank))
         return Witness(c, "crosses the end of the dim", start, None, (view.address(start),))
     if g % c:
-        p = _bad_not_dividing(bad_steps(view, dim), view.rank, dim, c)
+        # g is the gcd of the found steps' p[dim] + 1 (with the run and size, which c divides),
+        # so one of them lies inside a c-piece.
+        p = next((p for p in found if (p[dim] + 1) % c), None)
         if p is None:
             raise ViewAlgebraError(f"internal: no bad step refutes {c} although {c} does not divide {g}")
         q = tuple(x + 1 if k == dim else x for k, x in enumerate(p))

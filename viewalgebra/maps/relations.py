@@ -121,6 +121,28 @@ def address_function(view: View) -> isl.PwAff:
     return isl.PwAff.from_aff(addr).pullback_pw_multi_aff(view_function(view))
 
 
+@lru_cache(maxsize=1024)
+def total_address_and_checks(view: View) -> tuple[isl.Aff, tuple[tuple[isl.Aff, int], ...]]:
+    """The view's address formula on the whole (unbounded) view space, and its validity checks:
+    a view point is valid iff ``0 <= e < bound`` for every ``(e, bound)``.
+
+    Each formula is a single quasi-affine expression; sets built from them never need the
+    complement of a many-piece set, which keeps per-point conditions cheap for ISL.
+    """
+    comp = isl.MultiAff.identity(isl.Space.alloc(CTX, 0, view.rank, view.rank))
+    checks: list[tuple[isl.Aff, int]] = []
+    for m in view.maps:
+        ma = affine_function(affine_map_of(m))
+        checks.extend((ma.get_at(c.dim).pullback_multi_aff(comp), c.bound) for c in validity_checks(m))
+        comp = ma.pullback_multi_aff(comp)
+    buf = view.buffer
+    ls = isl.LocalSpace.from_space(_set_space(buf.rank))
+    addr = isl.Aff.zero_on_domain(ls).add_constant_val(val(buf.offset))
+    for k, s in enumerate(buf.strides or ()):
+        addr = addr.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, k).scale_val(val(s)))
+    return addr.pullback_multi_aff(comp), tuple(checks)
+
+
 def valid_set(x: TransformMap | View) -> isl.Set:
     """The valid (non-padding) points of a map's upper box or a view's box."""
     if isinstance(x, TransformMap):
