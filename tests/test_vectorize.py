@@ -14,7 +14,7 @@ from strategies import views
 import viewalgebra as va
 from viewalgebra import budget  # noqa: TID251 -- the budget is lowered to exercise the worker path
 
-SETTINGS = settings(derandomize=True, deadline=None, max_examples=300)
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=1500)
 
 
 @st.composite
