@@ -97,17 +97,27 @@ def map_function(tm: TransformMap) -> isl.PwMultiAff:
 
 
 @lru_cache(maxsize=1024)
-def view_function(view: View) -> isl.PwMultiAff:
-    """The view as an ISL function: view point -> buffer coordinates, on the valid view points.
+def chain_function(maps: tuple[TransformMap, ...]) -> isl.PwMultiAff:
+    """A top-first chain of maps as one ISL function on the valid points of the top box.
 
     Intermediate boxes are not intersected: a coordinate leaving its declared bounds without a
     validity check is a hazard that ``lint`` reports, not a silent invalid point.
     """
-    f = isl.PwMultiAff.from_multi_aff(isl.MultiAff.identity(
-        isl.Space.alloc(CTX, 0, view.rank, view.rank)))
-    for m in view.maps:
+    if not maps:
+        raise ViewAlgebraError("chain_function: an empty chain has no spaces")
+    f = formula(maps[0])
+    for m in maps[1:]:
         f = formula(m).pullback_pw_multi_aff(f)
-    return f.intersect_domain(box(view.shape))
+    return f.intersect_domain(box(maps[0].upper_bounds))
+
+
+@lru_cache(maxsize=1024)
+def view_function(view: View) -> isl.PwMultiAff:
+    """The view as an ISL function: view point -> buffer coordinates, on the valid view points."""
+    if view.maps:
+        return chain_function(view.maps)
+    identity = isl.MultiAff.identity(isl.Space.alloc(CTX, 0, view.rank, view.rank))
+    return isl.PwMultiAff.from_multi_aff(identity).intersect_domain(box(view.shape))
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,353 @@
+"""Exact inversion of transform maps and chains, with certificates (design S6).
+
+A chain ``f`` (top-first maps, from the top upper space to the bottom lower space) is inverted on
+its valid points ``D``. The answer says whether ``f`` is one-to-one there (``bijective`` onto the
+lower box, ``injective`` with the lower points it misses, or ``not-injective`` with two points that
+share an image), gives the exact inverse relation, and, whenever each op has a closed-form inverse,
+the inverse as rock transform maps. Closed forms are checked by ISL: ``g(f(u)) = u`` on ``D`` and
+``f(g(y)) = y`` wherever ``g`` is defined, which also proves ``f`` injective and ``dom g`` its image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import islpy as isl
+
+from .budget import run_bounded
+from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
+from .maps.evaluate import evaluate
+from .maps.relations import CTX, box, chain_function
+from .maps.transform_map import TransformMap, blocking_problems
+from .maps.transforms import (
+    AddDim,
+    Broadcast,
+    ConstDim,
+    Embed,
+    Merge,
+    Pad,
+    PassThrough,
+    Slice,
+    Transform,
+    Unmerge,
+)
+from .maps.view import View
+
+Kind = Literal["bijective", "injective", "not-injective"]
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """What ISL checked about a transform-level inverse ``g`` of a chain ``f``."""
+
+    left: bool
+    """``g(f(u)) == u`` for every valid ``u`` (so ``f`` is injective and ``g`` defined on its image)."""
+    right: bool
+    """``f(g(y)) == y`` for every ``y`` where ``g`` is defined (so ``dom g`` is exactly the image)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.left and self.right
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Inverse:
+    """The inverse of a map or chain on its valid points (compare with ``same_relation``, not ``==``)."""
+
+    kind: Kind
+    relation: isl.Map
+    """The exact inverse: lower point -> the upper points mapping to it."""
+    maps: tuple[TransformMap, ...] | None
+    """The inverse as rock transform maps, top-first (upper space: the chain's lower space), or
+    ``None`` (see ``reason``)."""
+    reason: str | None
+    """Why there are no ``maps``; ``None`` when there are."""
+    certificate: Certificate | None
+    """ISL's check of ``maps``; ``None`` without maps."""
+    uncovered: isl.Set | None
+    """``injective``: the points of the lower box without a preimage; else ``None``."""
+    witness: tuple[tuple[int, ...], tuple[int, ...]] | None
+    """``not-injective``: two distinct valid upper points with the same image."""
+    padding: isl.Set
+    """Points of the upper box that are invalid (no image at all; empty for most maps)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """The result of ``verify_inverse``."""
+
+    ok: bool
+    side: Literal["left", "right"] | None = None
+    """``left``: ``g(f(u)) != u`` at ``point``; ``right``: ``f(g(y)) != y`` at ``point``."""
+    point: tuple[int, ...] | None = None
+    images: tuple[tuple[int, ...] | None, tuple[int, ...] | None] | None = None
+    """``left``: ``(f(u), g(f(u)))``; ``right``: ``(g(y), f(g(y)))``; ``None`` where undefined."""
+
+    def __str__(self) -> str:
+        if self.ok:
+            return "verified: the two are inverse on the valid points"
+        first, second = self.images or (None, None)
+        if self.side == "left":
+            return f"refuted: u = {list(self.point or ())} gives f(u) = {first}, g(f(u)) = {second}"
+        return f"refuted: y = {list(self.point or ())} gives g(y) = {first}, f(g(y)) = {second}"
+
+
+def _chain(maps: TransformMap | View | Sequence[TransformMap]) -> tuple[TransformMap, ...]:
+    chain = maps.maps if isinstance(maps, View) else (
+        (maps,) if isinstance(maps, TransformMap) else tuple(maps))
+    if not chain:
+        raise InvalidTransformError("invert: the chain is empty")
+    for k, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
+        if a.lower_bounds != b.upper_bounds:
+            raise InvalidTransformError(
+                f"invert: lower bounds of map {k} {list(a.lower_bounds)} != upper bounds of map "
+                f"{k + 1} {list(b.upper_bounds)}")
+    for m in chain:
+        if blocking_problems(m):
+            raise InvalidTransformError(
+                "invert: a map has no defined meaning: " + "; ".join(map(str, blocking_problems(m))))
+    return chain
+
+
+# {{{ closed-form inverses of the ops
+
+
+Resize = dict[int, tuple[int, type[Pad] | type[Slice], tuple[int, int]]]
+"""Lower dim of the map -> (its new size, Pad or Slice, their params): done by a map placed
+before the inverse, for an Embed whose radix does not fill its bound or a non-unit ConstDim."""
+
+
+def _inverse_op(tm: TransformMap, op: Transform, resize: Resize) -> list[Transform]:
+    """The op's inverse (its upper dims are ``op``'s lower ones); raises ``NotInvertibleError``."""
+    up, low = op.upper_dims, op.lower_dims
+    un, ln = op.upper_names, op.lower_names
+    ub, lb = tm.upper_bounds, tm.lower_bounds
+    match op:
+        case PassThrough():
+            return [PassThrough((), ln, low, un, up)]
+        case Pad():
+            params = [x for (left, _), d in zip(op.amounts, low, strict=True) for x in (left, left + lb[d])]
+            return [Slice(tuple(params), ln, low, un, up)]
+        case Slice():
+            params = [x for (begin, end), d in zip(op.ranges, low, strict=True) for x in (begin, lb[d] - end)]
+            return [Pad(tuple(params), ln, low, un, up)]
+        case Merge():
+            return [Unmerge(op.params, ln, low, un, up)]
+        case Unmerge():
+            return [Merge(op.params, ln, low, un, up)]
+        case AddDim():
+            if op.params[0] != 1:
+                raise NotInvertibleError(
+                    f"AddDim{{{op.params[0]}}} at {list(up)}: its dim of size {op.params[0]} "
+                    "reaches no lower coordinate (not injective)")
+            return [ConstDim((0, 1), (), (), un, up)]
+        case ConstDim():
+            # Only the constant has a preimage: a Pad keeps exactly it, then the dim is dropped.
+            for (value, length), d in zip(op.values, low, strict=True):
+                if length != 1:
+                    resize[d] = (1, Pad, (value, length - value - 1))
+            return [AddDim((1,), (name,), (d,), (), ()) for name, d in zip(ln, low, strict=True)]
+        case Broadcast():
+            for p, d in zip(op.params, up, strict=True):
+                if ub[d] > p:
+                    raise NotInvertibleError(
+                        f"Broadcast{{{p}}} at [{d}]: upper size {ub[d]} > {p}, so u and u + {p} "
+                        "share an image (not injective)")
+            params = [x for p, d in zip(op.params, up, strict=True) for x in (0, p - ub[d])]
+            return [Pad(tuple(params), ln, low, un, up)]
+        case Embed():
+            return _inverse_embed(tm, op, resize)
+        case _:
+            raise NotInvertibleError(f"unknown transform {op!r}")
+
+
+def _inverse_embed(tm: TransformMap, op: Embed, resize: Resize) -> list[Transform]:
+    """An Embed whose coefficients over its non-unit dims are a permuted mixed radix is an
+    Unmerge up to a permutation: its inverse is a Merge (slowest dim first), unit dims are 0."""
+    sizes = [tm.upper_bounds[d] for d in op.upper_dims]
+    where = f"Embed{{{', '.join(map(str, op.params))}}} at {list(op.upper_dims)}"
+    terms = sorted((c, k) for k, c in enumerate(op.params) if sizes[k] > 1)
+    stride = 1
+    for c, k in terms:
+        if c != stride:
+            raise NotInvertibleError(
+                f"{where}: coefficients {list(op.params)} over sizes {sizes} are not a permuted "
+                f"mixed radix (expected {stride} where there is {c})")
+        stride *= sizes[k]
+    y, bound = op.lower_dims[0], tm.lower_bounds[op.lower_dims[0]]
+    if stride < bound:  # the radix fills less than the bound: the rest has no preimage
+        resize[y] = (stride, Pad, (0, bound - stride))
+    elif stride > bound:  # the bound cuts the radix short: only its first values are reached
+        resize[y] = (stride, Slice, (0, bound))
+    units = [ConstDim((0, 1), (), (), (op.upper_names[k],), (op.upper_dims[k],))
+             for k, n in enumerate(sizes) if n == 1]
+    slow_first = list(reversed(terms))
+    if not slow_first:
+        return [AddDim((1,), op.lower_names, (y,), (), ()), *units]
+    merge = Merge(tuple(sizes[k] for _, k in slow_first), op.lower_names, (y,),
+                  tuple(op.upper_names[k] for _, k in slow_first),
+                  tuple(op.upper_dims[k] for _, k in slow_first))
+    return [merge, *units]
+
+
+def invert_map(tm: TransformMap) -> tuple[TransformMap, ...]:
+    """The closed-form inverse of one map, top-first (one map, or two when an Embed's bound
+    must first be narrowed or widened); raises ``NotInvertibleError`` with the reason.
+
+    Example: ``<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>`` over ``[7] -> [4]`` inverts to
+    ``<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>`` over ``[4] -> [7]``.
+    """
+    resize: Resize = {}
+    ops = [inv for op in tm.ops for inv in _inverse_op(tm, op, resize)]
+    middle = tuple(resize[d][0] if d in resize else n for d, n in enumerate(tm.lower_bounds))
+    main = TransformMap(tuple(ops), middle, tm.upper_bounds)
+    if not resize:
+        return (main,)
+    names = {d: n for op in tm.ops for d, n in zip(op.lower_dims, op.lower_names, strict=True)}
+    pre: list[Transform] = []
+    for d in range(tm.lower_rank):
+        name = (names[d],)
+        if d in resize:
+            _, kind, params = resize[d]
+            pre.append(kind(params, name, (d,), name, (d,)))
+        else:
+            pre.append(PassThrough((), name, (d,), name, (d,)))
+    return (TransformMap(tuple(pre), tm.lower_bounds, middle), main)
+
+
+def invert_chain(maps: Sequence[TransformMap]) -> tuple[TransformMap, ...]:
+    """The closed-form inverse of a top-first chain: each map inverted, in reverse order."""
+    return tuple(inv for m in reversed(tuple(maps)) for inv in invert_map(m))
+
+
+# }}}
+# {{{ ISL checks
+
+
+def _point(p: isl.Point, n: int) -> tuple[int, ...]:
+    return tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n))
+
+
+def _identity_on(domain: isl.Set) -> isl.Map:
+    n = domain.dim(isl.dim_type.set)
+    return isl.Map.identity(isl.Space.alloc(CTX, 0, n, n)).intersect_domain(domain)
+
+
+def _certify(f: isl.PwMultiAff, g: isl.PwMultiAff) -> Certificate:
+    left = isl.Map.from_pw_multi_aff(g.pullback_pw_multi_aff(f))
+    right = isl.Map.from_pw_multi_aff(f.pullback_pw_multi_aff(g))
+    return Certificate(left.is_equal(_identity_on(f.domain())),
+                       right.is_equal(_identity_on(g.domain())))
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the bounded ISL work returns (plain data: it may come from a worker process)."""
+
+    kind: Kind
+    maps: tuple[TransformMap, ...] | None
+    reason: str | None
+    certificate: Certificate | None
+    uncovered: str | None
+    witness: tuple[tuple[int, ...], tuple[int, ...]] | None
+
+
+def _solve(chain: tuple[TransformMap, ...]) -> _Answer:
+    f = chain_function(chain)
+    lower = box(chain[-1].lower_bounds)
+    try:
+        inverse = invert_chain(chain)
+    except (NotInvertibleError, InvalidTransformError) as e:
+        return _by_relation(chain, f, lower, str(e))
+    certificate = _certify(f, chain_function(inverse))
+    if not certificate.ok:
+        return _by_relation(chain, f, lower,
+                            "internal: the closed-form inverse failed its ISL check (please report)")
+    uncovered = lower - chain_function(inverse).domain()
+    kind: Kind = "bijective" if uncovered.is_empty() else "injective"
+    return _Answer(kind, inverse, None, certificate, None if kind == "bijective" else str(uncovered),
+                   None)
+
+
+def _by_relation(chain: tuple[TransformMap, ...], f: isl.PwMultiAff, lower: isl.Set,
+                 reason: str) -> _Answer:
+    graph = isl.Map.from_pw_multi_aff(f)
+    n = chain[0].upper_rank
+    shared = graph.apply_range(graph.reverse()) - _identity_on(f.domain())
+    if not shared.is_empty():
+        pair = _point(shared.wrap().sample_point(), 2 * n)
+        return _Answer("not-injective", None, reason, None, None, (pair[:n], pair[n:]))
+    uncovered = lower - graph.range()
+    kind: Kind = "bijective" if uncovered.is_empty() else "injective"
+    return _Answer(kind, None, reason, None, None if kind == "bijective" else str(uncovered), None)
+
+
+# }}}
+
+
+def invert(maps: TransformMap | View | Sequence[TransformMap], *,
+           timeout: float | None = 60.0) -> Inverse:
+    """The exact inverse of a map, a top-first chain of maps, or a view's maps, on valid points.
+
+    Example: ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>`` over ``[32] -> [4, 8]`` is
+    ``bijective`` with ``maps`` = ``<Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]>``;
+    ``<Embed{1, 1} ...>`` of a sliding window is ``not-injective`` with a witness pair.
+    ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
+    """
+    chain = _chain(maps)
+    answer = run_bounded(lambda: _solve(chain), timeout, "invert")
+    f = chain_function(chain)
+    return Inverse(
+        answer.kind, isl.Map.from_pw_multi_aff(f).reverse(), answer.maps, answer.reason,
+        answer.certificate, None if answer.uncovered is None else isl.Set(answer.uncovered),
+        answer.witness, box(chain[0].upper_bounds) - f.domain())
+
+
+def verify_inverse(maps: TransformMap | View | Sequence[TransformMap],
+                   inverse_maps: TransformMap | Sequence[TransformMap], *,
+                   timeout: float | None = 60.0) -> Verification:
+    """Check a claimed inverse (for instance rocMLIR's): ok, or a counterexample with both images.
+
+    ``g(f(u)) == u`` must hold for every valid ``u``, and ``f(g(y)) == y`` wherever ``g`` is
+    defined. Example: a Merge{4, 8} and the Unmerge{4, 8} over the same dims verify; an
+    Unmerge{8, 4} is refuted at a point where the two disagree.
+    """
+    chain = _chain(maps)
+    inverse = _chain(inverse_maps)
+    if inverse[0].upper_bounds != chain[-1].lower_bounds or inverse[-1].lower_bounds != chain[0].upper_bounds:
+        raise InvalidTransformError(
+            f"verify_inverse: the inverse maps {list(inverse[0].upper_bounds)} -> "
+            f"{list(inverse[-1].lower_bounds)} but the chain maps {list(chain[0].upper_bounds)} -> "
+            f"{list(chain[-1].lower_bounds)}")
+    found = run_bounded(lambda: _counterexample(chain, inverse), timeout, "verify_inverse")
+    if found is None:
+        return Verification(True)
+    side, point = found
+    first, second = (chain, inverse) if side == "left" else (inverse, chain)
+    middle = _evaluate_chain(first, point)
+    back = None if middle is None else _evaluate_chain(second, middle)
+    return Verification(False, side, point, (middle, back))
+
+
+def _counterexample(chain: tuple[TransformMap, ...], inverse: tuple[TransformMap, ...],
+                    ) -> tuple[Literal["left", "right"], tuple[int, ...]] | None:
+    f, g = chain_function(chain), chain_function(inverse)
+    sides: tuple[tuple[Literal["left", "right"], isl.PwMultiAff, isl.PwMultiAff], ...] = (
+        ("left", f, g), ("right", g, f))
+    for side, first, second in sides:
+        composite = isl.Map.from_pw_multi_aff(second.pullback_pw_multi_aff(first))
+        domain = first.domain()
+        wrong = (composite - _identity_on(domain)).domain() | (domain - composite.domain())
+        if not wrong.is_empty():
+            return side, _point(wrong.sample_point(), domain.dim(isl.dim_type.set))
+    return None
+
+
+def _evaluate_chain(chain: tuple[TransformMap, ...], point: tuple[int, ...]) -> tuple[int, ...] | None:
+    for m in chain:
+        point, valid = evaluate(m, point)
+        if not valid:
+            return None
+    return point
