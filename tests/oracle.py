@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -63,3 +64,28 @@ def expected_answer(legal: list[int], cap: int | None, compatible: bool, power_o
     if compatible:
         return math.gcd(legal[-1], cap)
     return max(v for v in legal if v <= cap)
+
+
+def chain_points(chain: Sequence[va.TransformMap], points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lower points and validity of upper points through a top-first chain (numpy)."""
+    coords = np.asarray(points, dtype=np.int64)
+    valid = np.ones(len(coords), dtype=bool)
+    for m in chain:
+        coords, ok = va.evaluate_array(m, coords)
+        valid &= ok
+    return coords, valid
+
+
+def box_points(shape: Sequence[int]) -> np.ndarray:
+    return np.indices(tuple(shape)).reshape(len(shape), -1).T if shape else np.zeros((1, 0), np.int64)
+
+
+def images(chain: Sequence[va.TransformMap]) -> dict[tuple[int, ...], list[tuple[int, ...]]]:
+    """Every image point of the chain's valid points, with all of its preimages."""
+    upper = box_points(chain[0].upper_bounds)
+    lower, valid = chain_points(chain, upper)
+    found: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for u, lo, ok in zip(upper, lower, valid, strict=True):
+        if ok:
+            found.setdefault(tuple(int(c) for c in lo), []).append(tuple(int(c) for c in u))
+    return found

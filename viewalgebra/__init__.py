@@ -9,6 +9,7 @@ from .errors import (
     TransformParseError,
     ViewAlgebraError,
 )
+from .invert import Certificate, Inverse, Verification, invert, verify_inverse
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
 from .maps.equations import affine_map_of, formulas
@@ -58,12 +59,14 @@ __all__ = [
     "AffineMap",
     "Broadcast",
     "Buffer",
+    "Certificate",
     "Comparison",
     "ConstDim",
     "CoordinateError",
     "Embed",
     "Finding",
     "InvalidTransformError",
+    "Inverse",
     "Merge",
     "NotInvertibleError",
     "Pad",
@@ -79,6 +82,7 @@ __all__ = [
     "TransformParseError",
     "Unmerge",
     "VectorLength",
+    "Verification",
     "View",
     "ViewAlgebraError",
     "Witness",
@@ -90,6 +94,7 @@ __all__ = [
     "evaluate",
     "evaluate_array",
     "formulas",
+    "invert",
     "lint",
     "map_function",
     "max_vector_length",
@@ -108,5 +113,6 @@ __all__ = [
     "same_relation",
     "upper_box",
     "valid_set",
+    "verify_inverse",
     "view_function",
 ]

@@ -17,7 +17,7 @@ from typing import Literal
 import islpy as isl
 
 from .budget import run_bounded
-from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
+from .errors import InvalidTransformError, NotInvertibleError
 from .maps.evaluate import evaluate
 from .maps.relations import CTX, box, chain_function
 from .maps.transform_map import TransformMap, blocking_problems

@@ -1,0 +1,222 @@
+"""Exact inversion: kinds, inverse maps and witnesses against brute-force enumeration."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import islpy as isl
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from oracle import box_points, chain_points, images
+from strategies import views
+
+import viewalgebra as va
+
+P = va.parse_transform_map
+
+
+def isl_pairs(relation: isl.Map) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    n_in, n_out = relation.dim(isl.dim_type.in_), relation.dim(isl.dim_type.out)
+    found: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    def add(p: isl.Point) -> None:
+        c = tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n_in + n_out))
+        found.add((c[:n_in], c[n_in:]))
+
+    relation.wrap().foreach_point(add)
+    return found
+
+
+def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
+    n = s.dim(isl.dim_type.set)
+    found: set[tuple[int, ...]] = set()
+    s.foreach_point(lambda p: found.add(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
+                                              for k in range(n))))
+    return found
+
+
+@st.composite
+def chains(draw):
+    view = draw(views(max_maps=3, max_points=200))
+    return view.maps
+
+
+@settings(derandomize=True, deadline=None, max_examples=600)
+@given(chain=chains())
+def test_inverse_equals_brute_force(chain):
+    result = va.invert(chain)
+    found = images(chain)
+    injective = all(len(pre) == 1 for pre in found.values())
+    lower_box = {tuple(int(c) for c in p) for p in box_points(chain[-1].lower_bounds)}
+    event(f"{result.kind}, maps {'yes' if result.maps else 'no'}")
+    # The exact relation, point by point.
+    assert isl_pairs(result.relation) == {(lo, u) for lo, pre in found.items() for u in pre}
+    if not injective:
+        assert result.kind == "not-injective" and result.maps is None and result.witness is not None
+        u, v = result.witness
+        assert u != v and any(u in pre and v in pre for pre in found.values())
+        return
+    assert result.kind == ("bijective" if set(found) == lower_box else "injective")
+    if result.kind == "injective":
+        assert result.uncovered is not None and isl_points(result.uncovered) == lower_box - set(found)
+    if result.maps is None:
+        assert result.reason
+        return
+    assert result.certificate is not None and result.certificate.ok
+    # The inverse maps, evaluated numerically, send every image point back and nothing else.
+    inverse = result.maps
+    assert inverse[0].upper_bounds == chain[-1].lower_bounds
+    assert inverse[-1].lower_bounds == chain[0].upper_bounds
+    lower = box_points(chain[-1].lower_bounds)
+    back, valid = chain_points(inverse, lower)
+    for y, u, ok in zip(lower, back, valid, strict=True):
+        y = tuple(int(c) for c in y)
+        if y in found:
+            assert ok and tuple(int(c) for c in u) == found[y][0]
+        else:
+            assert not ok
+    # The inverse prints in rocMLIR syntax and loads again (strict).
+    for m in inverse:
+        assert P(va.print_transform_map(m)) == m
+    assert va.verify_inverse(chain, inverse).ok
+
+
+def test_rocmlir_fails_where_viewalgebra_inverts():
+    pad = P('<affine_map<(d0) -> (d0 - 2)> by [<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>] bounds = [7] -> [4]>')
+    result = va.invert(pad)
+    assert result.kind == "bijective" and result.certificate == va.Certificate(True, True)
+    assert va.print_transform_map(result.maps[0]) == (
+        '#rock.transform_map<affine_map<(d0) -> (d0 + 2)> by [<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>] '
+        'bounds = [4] -> [7]>')
+    assert isl_points(result.padding) == {(0,), (1,), (6,)}
+
+
+def test_embed_of_a_permuted_radix():
+    embed = P('<affine_map<(d0, d1) -> (d0 + d1 * 4)> by [<Embed{1, 4} ["a", "b"] at [0, 1] -> ["y"] at [0]>] '
+              'bounds = [4, 8] -> [40]>')
+    result = va.invert(embed)
+    assert result.kind == "injective" and isl_points(result.uncovered) == {(y,) for y in range(32, 40)}
+    assert [va.print_transform(op) for m in result.maps for op in m.ops] == [
+        '<Pad{0, 8} ["y"] at [0] -> ["y"] at [0]>',
+        '<Merge{8, 4} ["y"] at [0] -> ["b", "a"] at [1, 0]>']
+
+
+def test_sliding_window_is_not_injective():
+    window = P('<affine_map<(d0, d1) -> (d0 + d1)> by [<Embed{1, 1} ["y", "ho"] at [0, 1] -> ["h"] at [0]>] '
+               'bounds = [3, 8] -> [10]>')
+    result = va.invert(window)
+    assert result.kind == "not-injective" and result.maps is None
+    assert "not a permuted mixed radix" in result.reason
+    u, v = result.witness
+    assert u != v and va.evaluate(window, u) == va.evaluate(window, v)
+
+
+def test_constants_invert_on_their_image():
+    tm = P('<affine_map<(d0) -> (d0, 2)> by [<PassThrough ["b"] at [0] -> ["b"] at [0]>, '
+           '<ConstDim{2, 4} [] at [] -> ["c"] at [1]>] bounds = [5] -> [5, 4]>')
+    result = va.invert(tm)
+    assert result.kind == "injective"
+    assert isl_points(result.uncovered) == {(b, c) for b in range(5) for c in (0, 1, 3)}
+    assert [len(m.ops) for m in result.maps] == [2, 2]
+
+
+def test_adddim_larger_than_one_is_not_injective():
+    tm = P('<affine_map<(d0, d1) -> (d1)> by [<AddDim{3} ["a"] at [0] -> [] at []>, '
+           '<PassThrough ["b"] at [1] -> ["b"] at [0]>] bounds = [3, 5] -> [5]>')
+    result = va.invert(tm)
+    assert result.kind == "not-injective" and "AddDim{3}" in result.reason
+
+
+def test_verify_inverse_refutes_a_wrong_inverse():
+    merge = P('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by [<Merge{4, 8} ["k"] at [0] -> '
+              '["a", "b"] at [0, 1]>] bounds = [32] -> [4, 8]>')
+    good = P('<affine_map<(d0, d1) -> (d0 * 8 + d1)> by [<Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]>] '
+             'bounds = [4, 8] -> [32]>')
+    wrong = P('<affine_map<(d0, d1) -> (d0 + d1 * 4)> by [<Embed{1, 4} ["a", "b"] at [0, 1] -> ["k"] at [0]>] '
+              'bounds = [4, 8] -> [32]>')
+    assert va.verify_inverse(merge, good).ok
+    refuted = va.verify_inverse(merge, wrong)
+    assert not refuted.ok and refuted.side == "left"
+    u = refuted.point
+    f_u, g_f_u = refuted.images
+    assert va.evaluate(merge, u)[0] == f_u and va.evaluate(wrong, f_u)[0] == g_f_u and g_f_u != u
+    assert str(refuted).startswith(f"refuted: u = {list(u)} gives f(u) = ")
+
+
+def perturbations(m: va.TransformMap) -> list[va.TransformMap]:
+    """Consistent maps of the same bounds as ``m`` with one op changed."""
+    found = []
+    for k, op in enumerate(m.ops):
+        changed: list[va.Transform] = []
+        fields = (op.upper_names, op.upper_dims, op.lower_names, op.lower_dims)
+        if isinstance(op, va.Unmerge) and sum(s > 1 for s in op.params) >= 2:
+            sizes = op.params
+            changed.append(va.Embed(tuple(math.prod(sizes[:i]) for i in range(len(sizes))), *fields))
+        if isinstance(op, va.Pad):
+            for i, (left, right) in enumerate(op.amounts):
+                for new in ((left + 1, right - 1), (left - 1, right + 1)):
+                    if min(new) >= 0:
+                        params = list(op.params)
+                        params[2 * i:2 * i + 2] = new
+                        changed.append(va.Pad(tuple(params), *fields))
+        if isinstance(op, va.Slice):
+            for i, ((begin, end), d) in enumerate(zip(op.ranges, op.lower_dims, strict=True)):
+                for shift in (1, -1):
+                    if begin + shift >= 0 and end + shift <= m.lower_bounds[d]:
+                        params = list(op.params)
+                        params[2 * i:2 * i + 2] = (begin + shift, end + shift)
+                        changed.append(va.Slice(tuple(params), *fields))
+        if isinstance(op, va.PassThrough):
+            for i in range(len(op.lower_dims)):
+                for j in range(i + 1, len(op.lower_dims)):
+                    di, dj = op.lower_dims[i], op.lower_dims[j]
+                    if m.lower_bounds[di] == m.lower_bounds[dj] > 1:
+                        lower = list(op.lower_dims)
+                        lower[i], lower[j] = dj, di
+                        changed.append(va.PassThrough((), op.upper_names, op.upper_dims, op.lower_names,
+                                                      tuple(lower)))
+        found += [va.TransformMap((*m.ops[:k], new, *m.ops[k + 1:]), m.upper_bounds, m.lower_bounds)
+                  for new in changed]
+    return found
+
+
+@settings(derandomize=True, deadline=None, max_examples=300)
+@given(chain=chains(), data=st.data())
+def test_a_perturbed_inverse_is_refuted(chain, data):
+    result = va.invert(chain)
+    options = [(k, p) for k, m in enumerate(result.maps or ()) for p in perturbations(m)]
+    if not options:
+        return
+    k, changed = data.draw(st.sampled_from(options))
+    perturbed = (*result.maps[:k], changed, *result.maps[k + 1:])
+    verdict = va.verify_inverse(chain, perturbed)
+    # Brute force: is the perturbed chain still an inverse on the image, and nothing more?
+    found = images(chain)
+    lower = box_points(chain[-1].lower_bounds)
+    back, valid = chain_points(perturbed, lower)
+    really = all((tuple(int(c) for c in y) in found) == bool(ok) and (
+        not ok or tuple(int(c) for c in u) == found[tuple(int(c) for c in y)][0])
+        for y, u, ok in zip(lower, back, valid, strict=True))
+    assert verdict.ok == really
+    if not verdict.ok:
+        point, (first, second) = verdict.point, verdict.images
+        if verdict.side == "left":
+            assert first == tuple(int(c) for c in chain_points(chain, np.array([point]))[0][0])
+            assert second != point
+        else:
+            assert second != point
+    event("refuted" if not verdict.ok else "perturbation harmless")
+
+
+def test_bad_chains_are_rejected():
+    a = P('<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [4] -> [4]>')
+    b = P('<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [5] -> [5]>')
+    with pytest.raises(va.InvalidTransformError, match=re.escape("lower bounds of map 0 [4] != upper bounds of map 1 [5]")):
+        va.invert([a, b])
+    with pytest.raises(va.InvalidTransformError, match="the chain is empty"):
+        va.invert([])
+    with pytest.raises(va.InvalidTransformError, match="verify_inverse: the inverse maps"):
+        va.verify_inverse(a, b)
