@@ -11,6 +11,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from oracle import box_points, chain_points, images
+from rocmlir_data import cases
 from strategies import views
 
 import viewalgebra as va
@@ -220,3 +221,25 @@ def test_bad_chains_are_rejected():
         va.invert([])
     with pytest.raises(va.InvalidTransformError, match="verify_inverse: the inverse maps"):
         va.verify_inverse(a, b)
+
+
+@pytest.mark.parametrize("case", cases("invertTransformMap"), ids=lambda c: c["id"])
+def test_conformance_inversions(case):
+    tm = P(case["input"]["map"], strict=False)
+    ours, theirs = va.invert(tm), va.rocmlir_invert(tm)
+    if theirs.maps is not None:
+        # Where rocMLIR inverts, the inverse is the same ops and bounds, and it is certified.
+        assert ours.maps == theirs.maps
+        assert ours.kind == "bijective" and ours.certificate.ok
+    else:
+        assert case["expected"]["fails"]
+        if ours.maps is not None:
+            assert ours.certificate.ok and va.verify_inverse(tm, ours.maps).ok
+
+
+def test_viewalgebra_inverts_what_rocmlir_cannot():
+    by_id = {c["id"]: P(c["input"]["map"], strict=False) for c in cases("invertTransformMap")}
+    inverted = {i for i, tm in by_id.items()
+                if va.rocmlir_invert(tm).maps is None and va.invert(tm).maps is not None}
+    assert inverted == {"invert/derived#transform_inject_non_unit_const", "invert/derived#transform_map5",
+                        "invert/derived#transform_map6", "invert/derived#transform_map2"}

@@ -51,7 +51,13 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
-from .rocmlir import Comparison, compare_vector_lengths, rocmlir_vector_length
+from .rocmlir import (
+    Comparison,
+    RocmlirInversion,
+    compare_vector_lengths,
+    rocmlir_invert,
+    rocmlir_vector_length,
+)
 from .vectorize import VectorLength, Witness, elements_per_access, max_vector_length
 
 __all__ = [
@@ -76,6 +82,7 @@ __all__ = [
     "Problem",
     "QueryTimeoutError",
     "RegularizeError",
+    "RocmlirInversion",
     "Slice",
     "Transform",
     "TransformMap",
@@ -109,6 +116,7 @@ __all__ = [
     "problems",
     "read_transform_map",
     "relation",
+    "rocmlir_invert",
     "rocmlir_vector_length",
     "same_relation",
     "upper_box",
