@@ -27,6 +27,9 @@ def test_show_the_bundled_example():
     assert "view %3 (line 36): memref<64x256x56x56xf32> through 4 map(s)" in result.stdout
     assert "vector length along dim 2 (size 200704): exact 1, rocMLIR 1: equal" in result.stdout
     assert "next candidate 2 is illegal: mixed validity" in result.stdout
+    assert "<Slice{1, 57, 1, 57} [\"hi\", \"wi\"] at [3, 4] -> [\"hipad\", \"wipad\"] at [3, 4]>" in result.stdout
+    assert "  rocMLIR: fails (Pad is unsupported)" in result.stdout
+    assert "  inverse: none, not injective:" in result.stdout
 
 
 def test_show_json():
@@ -39,7 +42,10 @@ def test_show_json():
     assert set(report["views"][0]["vectors"][1]) == {"dim", "size", "exact", "legal", "rocmlir",
                                                       "verdict", "witness"}
     assert set(report["maps"][0]) == {"name", "form", "line", "column", "text", "upper_bounds",
-                                      "lower_bounds", "formulas", "findings"}
+                                      "lower_bounds", "formulas", "findings", "inverse"}
+    assert report["maps"][1]["inverse"]["kind"] == "bijective"
+    assert report["maps"][1]["inverse"]["certified"] is True
+    assert report["maps"][2]["inverse"]["kind"] == "not-injective"
 
 
 def test_findings_exit_1():

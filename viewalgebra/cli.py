@@ -13,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from . import (
+    TransformMap,
     ViewAlgebraError,
     compare_vector_lengths,
     formulas,
+    invert,
     lint,
     parse_mlir_transform_maps,
     parse_mlir_views,
+    rocmlir_invert,
 )
 from . import print_transform_map as print_map
 
@@ -71,6 +74,7 @@ def _show(path: Path) -> dict[str, Any]:
             "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds),
             "formulas": list(formulas(m.map)) if usable else [],
             "findings": _findings(lint(m)),
+            "inverse": _inverse(m.map) if usable else None,
         })
     views: list[dict[str, Any]] = []
     for v in parse_mlir_views(text):
@@ -85,6 +89,21 @@ def _show(path: Path) -> dict[str, Any]:
             "vectors": [_vectors(v.view, d) for d in range(v.view.rank)] if usable else [],
         })
     return {"file": str(path), "maps": maps, "views": views}
+
+
+def _inverse(tm: TransformMap) -> dict[str, Any]:
+    ours, theirs = invert(tm), rocmlir_invert(tm)
+    return {
+        "kind": ours.kind,
+        "maps": None if ours.maps is None else [print_map(m) for m in ours.maps],
+        "formulas": None if ours.maps is None else [list(formulas(m)) for m in ours.maps],
+        "certified": ours.certificate is not None and ours.certificate.ok,
+        "reason": ours.reason,
+        "witness": None if ours.witness is None else [list(p) for p in ours.witness],
+        "uncovered": None if ours.uncovered is None else str(ours.uncovered),
+        "rocmlir": None if theirs.maps is None else [print_map(m) for m in theirs.maps],
+        "rocmlir_reason": theirs.reason,
+    }
 
 
 def _vectors(view: Any, dim: int) -> dict[str, Any]:
@@ -102,6 +121,8 @@ def _render(report: dict[str, Any]) -> str:
         out.append(f"  {m['text']}")
         out.extend(f"    {f}" for f in m["formulas"])
         out.extend(_render_findings(m["findings"]))
+        if m["inverse"] is not None:
+            out.extend(_render_inverse(m["inverse"]))
     for v in report["views"]:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} "
                    f"map(s), shape {v['shape']}")
@@ -114,6 +135,25 @@ def _render(report: dict[str, Any]) -> str:
     if not out:
         out.append(f"{report['file']}: no transform maps")
     return "\n".join(out)
+
+
+def _render_inverse(inv: dict[str, Any]) -> list[str]:
+    rocmlir = ("rocMLIR: inverts it the same way" if inv["rocmlir"] == inv["maps"] else
+               f"rocMLIR: {'; '.join(inv['rocmlir'])}" if inv["rocmlir"] else
+               f"rocMLIR: fails ({inv['rocmlir_reason']})")
+    if inv["kind"] == "not-injective":
+        u, v = inv["witness"]
+        return [f"  inverse: none, not injective: {u} and {v} share an image", f"  {rocmlir}"]
+    lines = [f"  inverse: {inv['kind']}" + (f", no preimage for {inv['uncovered']}"
+                                            if inv["uncovered"] else "")]
+    if inv["maps"] is None:
+        lines.append(f"    exact relation only: {inv['reason']}")
+    else:
+        for text, eqs in zip(inv["maps"], inv["formulas"], strict=True):
+            lines.append(f"    {text}")
+            lines.extend(f"      {e}" for e in eqs)
+        lines.append("    certified by ISL: inverse(map(u)) = u and map(inverse(y)) = y")
+    return [*lines, f"  {rocmlir}"]
 
 
 def _render_findings(found: list[dict[str, Any]]) -> list[str]:
