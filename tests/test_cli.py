@@ -23,13 +23,16 @@ def test_show_the_bundled_example():
     result = run("show", str(EXAMPLE))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("lint: clean") == 5
-    assert "    y = (gemmK mod 9) floordiv 3" in result.stdout
+    assert "    y = floor((Mod(gemmK, 9))/3)" in result.stdout
+    assert "      gemmK = 9*ci + x + 3*y" in result.stdout  # the inverse of the gemm Merges
+    assert "  address = 802816*gemmG + gemmK + gemmN + 2968*floor(gemmK/9)" in result.stdout
     assert "view %3 (line 36): memref<64x256x56x56xf32> through 4 map(s)" in result.stdout
     assert "vector length along dim 2 (size 200704): exact 1, rocMLIR 1: equal" in result.stdout
     assert "next candidate 2 is illegal: mixed validity" in result.stdout
     assert "<Slice{1, 57, 1, 57} [\"hi\", \"wi\"] at [3, 4] -> [\"hipad\", \"wipad\"] at [3, 4]>" in result.stdout
     assert "  rocMLIR: fails (Pad is unsupported)" in result.stdout
     assert "  inverse: none, not injective:" in result.stdout
+    assert "share an image\n  rocMLIR: fails (Embed is unsupported)" in result.stdout
 
 
 def test_show_json():

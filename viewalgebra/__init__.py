@@ -12,7 +12,7 @@ from .errors import (
 from .invert import Certificate, Inverse, Verification, invert, verify_inverse
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
-from .maps.equations import affine_map_of, formulas
+from .maps.equations import affine_map_of, dim_names, formulas
 from .maps.evaluate import evaluate, evaluate_array
 from .maps.lint import Finding, lint
 from .maps.relations import (
@@ -23,6 +23,13 @@ from .maps.relations import (
     upper_box,
     valid_set,
     view_function,
+)
+from .maps.sympy_formulas import (
+    chain_affine_map,
+    compose_affine,
+    format_formulas,
+    sympy_formulas,
+    to_sympy,
 )
 from .maps.syntax import (
     ParsedMap,
@@ -95,11 +102,15 @@ __all__ = [
     "Witness",
     "address_function",
     "affine_map_of",
+    "chain_affine_map",
     "compare_vector_lengths",
+    "compose_affine",
+    "dim_names",
     "dtype_bits",
     "elements_per_access",
     "evaluate",
     "evaluate_array",
+    "format_formulas",
     "formulas",
     "invert",
     "lint",
@@ -119,6 +130,8 @@ __all__ = [
     "rocmlir_invert",
     "rocmlir_vector_length",
     "same_relation",
+    "sympy_formulas",
+    "to_sympy",
     "upper_box",
     "valid_set",
     "verify_inverse",

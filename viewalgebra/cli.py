@@ -16,12 +16,14 @@ from . import (
     TransformMap,
     ViewAlgebraError,
     compare_vector_lengths,
-    formulas,
+    dim_names,
+    format_formulas,
     invert,
     lint,
     parse_mlir_transform_maps,
     parse_mlir_views,
     rocmlir_invert,
+    sympy_formulas,
 )
 from . import print_transform_map as print_map
 
@@ -72,7 +74,7 @@ def _show(path: Path) -> dict[str, Any]:
             "name": m.name, "form": m.form, "line": m.line, "column": m.column,
             "text": print_map(m.map, affine_map=None if usable else m.written),
             "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds),
-            "formulas": list(formulas(m.map)) if usable else [],
+            "formulas": _formulas(m.map) if usable else [],
             "findings": _findings(lint(m)),
             "inverse": _inverse(m.map) if usable else None,
         })
@@ -86,9 +88,18 @@ def _show(path: Path) -> dict[str, Any]:
             "name": v.name, "line": v.line, "column": v.column,
             "buffer": str(v.view.buffer), "shape": list(v.view.shape),
             "maps": len(v.view.maps), "findings": _findings(findings),
+            "address": None if not usable else format_formulas(sympy_formulas(
+                v.view, upper=dim_names(v.view.maps[0], "upper") if v.view.maps else None))[0],
             "vectors": [_vectors(v.view, d) for d in range(v.view.rank)] if usable else [],
         })
     return {"file": str(path), "maps": maps, "views": views}
+
+
+def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
+    """One sympy equation per lower dim, in rocMLIR's names where they are identifiers."""
+    chain = (maps,) if isinstance(maps, TransformMap) else maps
+    eqs = sympy_formulas(chain, upper=dim_names(chain[0], "upper"), lower=dim_names(chain[-1], "lower"))
+    return list(format_formulas(eqs))
 
 
 def _inverse(tm: TransformMap) -> dict[str, Any]:
@@ -96,7 +107,7 @@ def _inverse(tm: TransformMap) -> dict[str, Any]:
     return {
         "kind": ours.kind,
         "maps": None if ours.maps is None else [print_map(m) for m in ours.maps],
-        "formulas": None if ours.maps is None else [list(formulas(m)) for m in ours.maps],
+        "formulas": None if ours.maps is None else _formulas(ours.maps),
         "certified": ours.certificate is not None and ours.certificate.ok,
         "reason": ours.reason,
         "witness": None if ours.witness is None else [list(p) for p in ours.witness],
@@ -127,6 +138,8 @@ def _render(report: dict[str, Any]) -> str:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} "
                    f"map(s), shape {v['shape']}")
         out.extend(_render_findings(v["findings"]))
+        if v["address"]:
+            out.append(f"  {v['address']}")
         for vec in v["vectors"]:
             out.append(f"  vector length along dim {vec['dim']} (size {vec['size']}): exact "
                        f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}")
@@ -138,7 +151,7 @@ def _render(report: dict[str, Any]) -> str:
 
 
 def _render_inverse(inv: dict[str, Any]) -> list[str]:
-    rocmlir = ("rocMLIR: inverts it the same way" if inv["rocmlir"] == inv["maps"] else
+    rocmlir = ("rocMLIR: inverts it the same way" if inv["maps"] and inv["rocmlir"] == inv["maps"] else
                f"rocMLIR: {'; '.join(inv['rocmlir'])}" if inv["rocmlir"] else
                f"rocMLIR: fails ({inv['rocmlir_reason']})")
     if inv["kind"] == "not-injective":
@@ -149,9 +162,8 @@ def _render_inverse(inv: dict[str, Any]) -> list[str]:
     if inv["maps"] is None:
         lines.append(f"    exact relation only: {inv['reason']}")
     else:
-        for text, eqs in zip(inv["maps"], inv["formulas"], strict=True):
-            lines.append(f"    {text}")
-            lines.extend(f"      {e}" for e in eqs)
+        lines.extend(f"    {text}" for text in inv["maps"])
+        lines.extend(f"      {e}" for e in inv["formulas"])
         lines.append("    certified by ISL: inverse(map(u)) = u and map(inverse(y)) = y")
     return [*lines, f"  {rocmlir}"]
 

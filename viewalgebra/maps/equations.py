@@ -8,6 +8,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful
@@ -114,22 +115,25 @@ def formulas(tm: TransformMap) -> tuple[str, ...]:
     Example: ``Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]`` gives
     ``("a = k floordiv 8", "b = k mod 8")``; unnamed or numeric dims read ``u<i>`` / ``l<i>``.
     """
-    upper = _dim_names(tm.upper_rank, [(d, n) for op in tm.ops
-                                       for d, n in zip(op.upper_dims, op.upper_names, strict=True)],
-                       "u")
-    lower = _dim_names(tm.lower_rank, [(d, n) for op in tm.ops
-                                       for d, n in zip(op.lower_dims, op.lower_names, strict=True)],
-                       "l")
+    upper, lower = dim_names(tm, "upper"), dim_names(tm, "lower")
     amap = affine_map_of(tm)
     return tuple(f"{lower[d]} = {A.print_expr(e, names=upper)}" for d, e in enumerate(amap.results))
 
 
-def _dim_names(rank: int, named: list[tuple[int, str]], prefix: str) -> list[str]:
-    fallback = [f"{prefix}{d}" for d in range(rank)]
+def dim_names(tm: TransformMap, side: Literal["upper", "lower"]) -> tuple[str, ...]:
+    """Readable names of a map's dims: rocMLIR's where they are distinct identifiers, else
+    ``u<i>`` (upper) / ``l<i>`` (lower)."""
+    if side == "upper":
+        rank, prefix = tm.upper_rank, "u"
+        named = [(d, n) for op in tm.ops for d, n in zip(op.upper_dims, op.upper_names, strict=True)]
+    else:
+        rank, prefix = tm.lower_rank, "l"
+        named = [(d, n) for op in tm.ops for d, n in zip(op.lower_dims, op.lower_names, strict=True)]
+    fallback = tuple(f"{prefix}{d}" for d in range(rank))
     names = dict(named)
     chosen = [names.get(d, fallback[d]) for d in range(rank)]
     usable = [bool(re.fullmatch(r"[A-Za-z_]\w*", n)) and n not in ("floordiv", "ceildiv", "mod")
               for n in chosen]
     if len(set(chosen)) != rank:
         return fallback
-    return [n if ok else f"{prefix}{d}" for d, (n, ok) in enumerate(zip(chosen, usable, strict=True))]
+    return tuple(n if ok else f"{prefix}{d}" for d, (n, ok) in enumerate(zip(chosen, usable, strict=True)))

@@ -1,0 +1,231 @@
+"""Symbolic formulas of maps, chains and views: the affine equations composed and turned into SymPy.
+
+``compose_affine`` and ``chain_affine_map`` compose the compiled equations (``affine_map_of``) on the
+small expression trees of ``affine.py``; ``to_sympy`` turns one expression into SymPy with integer
+symbols; ``sympy_formulas`` gives one ``Eq(lower, expression)`` per lower dim (for a view: the buffer
+address). The formulas do not encode validity: at a padding point they still give the coordinates
+(or address) the equations compute, as ``evaluate`` does.
+
+Evaluate them exactly (``subs``/``xreplace`` with integers): ``sympy.lambdify`` prints ``u0/49`` as
+the float ``(1/49)*u0``, so ``floor(u0/49)`` at 49 gives 0, and its ``math`` printer writes
+``-2*Mod(u0, 3)`` as ``-2*u0 % 3`` (sympy/sympy#30389).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import sympy
+
+from ..errors import InvalidTransformError, ViewAlgebraError
+from . import affine as A
+from .equations import affine_map_of
+from .transform_map import TransformMap
+from .view import View
+
+
+def compose_affine(outer: A.AffineMap, inner: A.AffineMap) -> A.AffineMap:
+    """``outer(inner(x))``: ``outer``'s dims replaced by ``inner``'s results, constants folded.
+
+    Example: ``Unmerge{4, 8}`` gives ``(d0, d1) -> (d0 * 8 + d1)`` and ``Merge{4, 8}`` gives
+    ``(d0) -> (d0 floordiv 8, d0 mod 8)``; ``compose_affine(unmerge, merge)`` is
+    ``(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)``.
+    """
+    if outer.num_dims != len(inner.results):
+        raise InvalidTransformError(
+            f"compose_affine: dims of outer map ({outer.num_dims}) != "
+            f"results of inner map ({len(inner.results)})")
+    return A.AffineMap(inner.num_dims, tuple(_substitute(e, inner.results) for e in outer.results))
+
+
+def _substitute(e: A.AffineExpr, values: tuple[A.AffineExpr, ...]) -> A.AffineExpr:
+    if isinstance(e, A.DimExpr):
+        return values[e.index]
+    if isinstance(e, A.ConstExpr):
+        return e
+    lhs = _substitute(e.lhs, values)
+    if e.op == "+":
+        return A.add(lhs, _substitute(e.rhs, values))
+    c = _constant_rhs(e)
+    if e.op == "*":
+        return A.mul(lhs, c)
+    if e.op == "floordiv":
+        return A.floordiv(lhs, c)
+    if e.op == "mod":
+        return A.mod(lhs, c)
+    # ceildiv has no builder in affine.py; fold the same cases floordiv folds.
+    if c == 1:
+        return lhs
+    if isinstance(lhs, A.ConstExpr):
+        return A.const(-(-lhs.value // c))
+    return A.BinaryExpr("ceildiv", lhs, A.const(c))
+
+
+def _constant_rhs(e: A.BinaryExpr) -> int:
+    """The constant right side of a non-``+`` expression; positive for the divisions."""
+    if not isinstance(e.rhs, A.ConstExpr):
+        raise ViewAlgebraError(f"not affine: {A.print_expr(e)}")
+    c = e.rhs.value
+    if e.op != "*" and c <= 0:
+        raise ViewAlgebraError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
+    return c
+
+
+def chain_affine_map(maps: Sequence[TransformMap]) -> A.AffineMap:
+    """The composite of a top-first chain: from the top map's upper space to the bottom's lower space.
+
+    Example: ``[<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]> bounds = [32] -> [4, 8],
+    <Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]> bounds = [4, 8] -> [32]]`` gives
+    ``(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)``, the identity on ``[0, 32)``.
+    """
+    maps = tuple(maps)
+    if not maps:
+        raise InvalidTransformError("chain_affine_map: the chain has no maps")
+    result = _checked_map(maps[0], 0)
+    for k, tm in enumerate(maps[1:], start=1):
+        if tm.upper_rank != len(result.results):
+            raise InvalidTransformError(
+                f"chain_affine_map: lower rank of map {k - 1} ({len(result.results)}) != "
+                f"upper rank of map {k} ({tm.upper_rank})")
+        result = compose_affine(_checked_map(tm, k), result)
+    return result
+
+
+def _checked_map(tm: object, k: int) -> A.AffineMap:
+    if not isinstance(tm, TransformMap):
+        raise InvalidTransformError(f"chain_affine_map: map {k} is not a TransformMap: {tm!r}")
+    return affine_map_of(tm)
+
+
+def to_sympy(expr: A.AffineExpr, symbols: Sequence[sympy.Symbol]) -> sympy.Expr:
+    """``expr`` as a SymPy expression, ``d<i>`` being ``symbols[i]`` (which stands for an integer).
+
+    ``floordiv`` becomes ``floor(a/c)``, ``ceildiv`` ``ceiling(a/c)``, ``mod`` ``Mod(a, c)``. Terms of
+    ``a`` whose coefficient ``c`` divides are taken out of the floor, and the rest of a sum stays
+    over its divisor: ``floor((u0 - 3)/8)``, not ``floor(u0/8 - 3/8)``. Each ``Mod`` is rewritten as
+    ``a - c*floor(a/c)`` when that makes the whole expression shorter (a Merge under an Unmerge
+    folds back to its input).
+    Example: for ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>``, the result
+    ``d0 floordiv 8`` gives ``floor(u0/8)`` with ``symbols = [Symbol("u0")]``.
+    """
+    symbols = tuple(symbols)
+    plain = _to_sympy(expr, symbols, mod_as_floor=False)
+    if not plain.atoms(sympy.Mod):
+        return plain
+    rewritten = _to_sympy(expr, symbols, mod_as_floor=True)
+    return rewritten if _size(rewritten) < _size(plain) else plain
+
+
+def _size(e: sympy.Basic) -> int:
+    """Number of nodes of the expression tree."""
+    return 1 + sum(_size(a) for a in e.args)
+
+
+def _to_sympy(e: A.AffineExpr, symbols: tuple[sympy.Symbol, ...], mod_as_floor: bool) -> sympy.Expr:
+    if isinstance(e, A.DimExpr):
+        if not 0 <= e.index < len(symbols):
+            raise InvalidTransformError(
+                f"to_sympy: dim d{e.index} but only {len(symbols)} symbols")
+        return symbols[e.index]
+    if isinstance(e, A.ConstExpr):
+        return sympy.Integer(e.value)
+    lhs = _to_sympy(e.lhs, symbols, mod_as_floor)
+    if e.op == "+":
+        return lhs + _to_sympy(e.rhs, symbols, mod_as_floor)
+    c = _constant_rhs(e)
+    if e.op == "*":
+        return lhs * c
+    if e.op == "floordiv":
+        return _divide(lhs, c, ceiling=False)
+    if e.op == "ceildiv":
+        return _divide(lhs, c, ceiling=True)
+    if mod_as_floor:
+        return lhs - c * _divide(lhs, c, ceiling=False)
+    return sympy.Mod(lhs, c)
+
+
+def _divide(a: sympy.Expr, c: int, *, ceiling: bool) -> sympy.Expr:
+    """``floor(a/c)`` (or ``ceiling``) for an integer-valued ``a`` and ``c > 0``."""
+    if c == 1:
+        return a
+    # Every term of ``a`` is an integer coefficient times an integer-valued factor, so a term whose
+    # coefficient c divides leaves the floor exactly.
+    whole: list[sympy.Expr] = []
+    rest: list[sympy.Expr] = []
+    for term in sympy.Add.make_args(a):
+        coeff, factor = term.as_coeff_Mul()
+        if coeff.is_Integer and int(coeff) % c == 0:
+            whole.append(sympy.Integer(int(coeff) // c) * factor)
+        else:
+            rest.append(term)
+    remainder = sympy.Add(*rest)
+    # Keep ``(u0 - 3)/8`` unevaluated: sympy would distribute the 1/8 over the sum.
+    quotient = (sympy.Mul(sympy.Rational(1, c), remainder, evaluate=False) if len(rest) > 1
+                else remainder / c)
+    rounded = sympy.ceiling(quotient) if ceiling else sympy.floor(quotient)
+    return sympy.Add(*whole, rounded)
+
+
+def sympy_formulas(x: TransformMap | Sequence[TransformMap] | View, *,
+                   upper: Sequence[str] | None = None,
+                   lower: Sequence[str] | None = None) -> tuple[sympy.Eq, ...]:
+    """One ``Eq(lower_symbol, expression of the upper symbols)`` per lower dim.
+
+    ``x`` is a map, a top-first chain of maps (composed with ``chain_affine_map``), or a view, whose
+    single equation is ``address = offset + sum(stride_k * coord_k)`` through its maps. Symbols are
+    ``u0, u1, ...`` (upper; integer, nonnegative) and ``l0, l1, ...`` (lower; integer, since padding
+    gives negative coordinates) or ``address`` for a view, unless ``upper`` / ``lower`` name them.
+    Example: ``<Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]>`` over ``[4, 8] -> [32]`` gives
+    ``(Eq(l0, 8*u0 + u1),)``; ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>`` over
+    ``[32] -> [4, 8]`` gives ``(Eq(l0, floor(u0/8)), Eq(l1, Mod(u0, 8)))``.
+    """
+    if isinstance(x, View):
+        amap = _address_map(x)
+        default_lower: tuple[str, ...] = ("address",)
+    else:
+        amap = affine_map_of(x) if isinstance(x, TransformMap) else chain_affine_map(x)
+        default_lower = tuple(f"l{d}" for d in range(len(amap.results)))
+    upper_names = _names(upper, tuple(f"u{d}" for d in range(amap.num_dims)), "upper")
+    lower_names = _names(lower, default_lower, "lower")
+    upper_symbols = tuple(sympy.Symbol(n, integer=True, nonnegative=True) for n in upper_names)
+    # Eq must not evaluate: ``Eq(a, a)`` (a PassThrough keeping its name) would become ``True``.
+    return tuple(
+        cast(sympy.Eq, sympy.Eq(sympy.Symbol(n, integer=True), to_sympy(e, upper_symbols),
+                                evaluate=False))
+        for n, e in zip(lower_names, amap.results, strict=True))
+
+
+def _address_map(view: View) -> A.AffineMap:
+    buffer = view.buffer
+    address = A.const(buffer.offset)
+    for k, stride in enumerate(buffer.strides or ()):
+        address = A.add(address, A.mul(A.dim(k), stride))
+    to_address = A.AffineMap(buffer.rank, (address,))
+    if not view.maps:
+        return to_address
+    return compose_affine(to_address, chain_affine_map(view.maps))
+
+
+def _names(given: Sequence[str] | None, default: tuple[str, ...], what: str) -> tuple[str, ...]:
+    if given is None:
+        return default
+    if isinstance(given, str) or not all(isinstance(n, str) and n for n in given):
+        raise InvalidTransformError(
+            f"sympy_formulas: {what} names must be a sequence of non-empty strings, got {given!r}")
+    names = tuple(given)
+    if len(names) != len(default):
+        raise InvalidTransformError(
+            f"sympy_formulas: {len(names)} {what} names for {len(default)} {what} dims")
+    if len(set(names)) != len(names):
+        raise InvalidTransformError(f"sympy_formulas: duplicate {what} names {list(names)}")
+    return names
+
+
+def format_formulas(eqs: Sequence[sympy.Eq]) -> tuple[str, ...]:
+    """Each equation as ``"lhs = rhs"`` in SymPy's plain printing (``sympy.sstr``).
+
+    Example: for ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>`` over ``[32] -> [4, 8]``,
+    ``format_formulas(sympy_formulas(tm)) == ("l0 = floor(u0/8)", "l1 = Mod(u0, 8)")``.
+    """
+    return tuple(f"{sympy.sstr(eq.lhs)} = {sympy.sstr(eq.rhs)}" for eq in eqs)
