@@ -1,0 +1,253 @@
+"""A small kernel graph: buffers (function arguments and allocations), views of them, and ops in
+program order that read and write values. Enough to state and check rocMLIR's fusion invariants.
+
+Build it the way a compiler pass sees a kernel::
+
+    k = Kernel("fused")
+    a = k.argument("a", (1, 16, 32), "f32")
+    c = k.alloc((1, 32, 32), "f32", name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True)
+
+Values are named by strings. ``view(value, maps)`` takes maps top-first (a ``rock.transform``
+chain on a buffer or on another view). Readers and writers of a buffer are found through views, as
+rocMLIR's BufferDependencyAnalysis does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from .errors import RegularizeError
+from .maps.buffer import Buffer
+from .maps.syntax import print_transform_map
+from .maps.transform_map import TransformMap
+from .maps.view import View
+
+ROOT_KINDS = frozenset({
+    "rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gridwise_attention_accel", "rock.gemm",
+    "rock.conv", "rock.attention"})
+"""Op kinds that are fusion roots in rocMLIR (``RockFusionRoot``)."""
+
+ELEMENTWISE_KINDS = frozenset({"linalg.generic", "memref.copy", "linalg.fill"})
+"""Op kinds a view can be pushed through (parallel, identity indexing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BufferValue:
+    """A function argument or an allocation."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    kind: Literal["argument", "alloc"]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewValue:
+    """``source`` seen through ``maps`` (top-first): ``view[u] = source[M_last(...M_first(u))]``."""
+
+    name: str
+    source: str
+    maps: tuple[TransformMap, ...]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.maps[0].upper_bounds
+
+
+Value = BufferValue | ViewValue
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One op: reads and writes values (buffers or views), in program order."""
+
+    name: str
+    kind: str
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    root: bool = False
+    """A fusion root (gemm, conv, attention)."""
+    fn: Callable[..., Any] | None = field(default=None, compare=False)
+    """The computation, for the reference interpreter (``None``: the kind's default)."""
+    attrs: tuple[tuple[str, Any], ...] = ()
+    """Extra attributes, e.g. ``(("value", 0.0),)`` for a fill, ``(("dims", (1,)),)`` for a reduce."""
+
+    def attr(self, key: str, default: Any = None) -> Any:
+        return dict(self.attrs).get(key, default)
+
+
+@dataclass(slots=True)
+class Kernel:
+    """A function: arguments, allocations, views and ops in program order."""
+
+    name: str
+    values: dict[str, Value] = field(default_factory=lambda: {})
+    ops: list[Op] = field(default_factory=lambda: [])
+
+    # {{{ building
+
+    def _fresh(self, base: str) -> str:
+        if base not in self.values:
+            return base
+        k = 0
+        while f"{base}_{k}" in self.values:
+            k += 1
+        return f"{base}_{k}"
+
+    def argument(self, name: str, shape: Sequence[int], dtype: str = "f32") -> str:
+        """A function argument (``%name``)."""
+        return self._add(BufferValue(self._unique(name), tuple(shape), dtype, "argument"))
+
+    def alloc(self, shape: Sequence[int], dtype: str = "f32", *, name: str | None = None) -> str:
+        """A ``memref.alloc`` of the given shape."""
+        return self._add(BufferValue(self._fresh(name or "alloc"), tuple(shape), dtype, "alloc"))
+
+    def view(self, value: str, maps: Sequence[TransformMap], *, name: str | None = None) -> str:
+        """A ``rock.transform`` chain on ``value``, maps top-first."""
+        chain = tuple(maps)
+        if not chain:
+            raise RegularizeError(f"view of {value}: a view needs at least one map")
+        below = self.shape(value)
+        if chain[-1].lower_bounds != below:
+            raise RegularizeError(
+                f"view of {value}: the last map's lower bounds {list(chain[-1].lower_bounds)} != "
+                f"the shape of {value} {list(below)}")
+        View(Buffer(below), chain)  # checks the chain's own bounds
+        return self._add(ViewValue(self._fresh(name or f"{value}_view"), value, chain))
+
+    def op(self, kind: str, reads: Sequence[str] = (), writes: Sequence[str] = (), *,
+           root: bool = False, fn: Callable[..., Any] | None = None, name: str | None = None,
+           **attrs: Any) -> Op:
+        """An op in program order; ``root=True`` marks a fusion root."""
+        for v in (*reads, *writes):
+            if v not in self.values:
+                raise RegularizeError(f"op {kind}: unknown value {v}")
+        taken = {o.name for o in self.ops}
+        base = name or kind.split(".")[-1]
+        op_name, k = base, 0
+        while op_name in taken:
+            op_name, k = f"{base}_{k}", k + 1
+        op = Op(op_name, kind, tuple(reads), tuple(writes), root, fn, tuple(sorted(attrs.items())))
+        self.ops.append(op)
+        return op
+
+    def _unique(self, name: str) -> str:
+        if name in self.values:
+            raise RegularizeError(f"value {name} is defined twice")
+        return name
+
+    def _add(self, value: Value) -> str:
+        self.values[value.name] = value
+        return value.name
+
+    def copy(self) -> Kernel:
+        """An independent copy (values and ops are frozen, so a shallow copy of the containers)."""
+        return Kernel(self.name, dict(self.values), list(self.ops))
+
+    # }}}
+    # {{{ queries
+
+    def shape(self, value: str) -> tuple[int, ...]:
+        v = self.values[value]
+        return v.shape
+
+    def dtype(self, value: str) -> str:
+        return self.buffer(value).dtype
+
+    def chain(self, value: str) -> tuple[str, tuple[TransformMap, ...]]:
+        """The buffer under ``value`` and the maps from ``value`` down to it, top-first."""
+        maps: list[TransformMap] = []
+        seen: set[str] = set()
+        while True:
+            v = self.values[value]
+            if isinstance(v, BufferValue):
+                return value, tuple(maps)
+            if value in seen:
+                raise RegularizeError(f"view {value} is defined through itself")
+            seen.add(value)
+            maps.extend(v.maps)
+            value = v.source
+
+    def buffer(self, value: str) -> BufferValue:
+        v = self.values[self.chain(value)[0]]
+        if not isinstance(v, BufferValue):  # chain() ends at a buffer
+            raise RegularizeError(f"{value} reaches no buffer")
+        return v
+
+    def view_of(self, value: str) -> View:
+        """``value`` as a ``View`` of its row-major buffer."""
+        name, maps = self.chain(value)
+        b = self.values[name]
+        return View(Buffer(b.shape, b.dtype if isinstance(b, BufferValue) else "f32"), maps)
+
+    def writers(self, buffer: str) -> list[tuple[Op, str]]:
+        """(op, operand) pairs that write ``buffer``, directly or through views."""
+        return [(op, v) for op in self.ops for v in op.writes if self.chain(v)[0] == buffer]
+
+    def readers(self, buffer: str) -> list[tuple[Op, str]]:
+        """(op, operand) pairs that read ``buffer``, directly or through views."""
+        return [(op, v) for op in self.ops for v in op.reads if self.chain(v)[0] == buffer]
+
+    def allocs(self) -> list[str]:
+        return [n for n, v in self.values.items() if isinstance(v, BufferValue) and v.kind == "alloc"]
+
+    def used_values(self) -> set[str]:
+        used: set[str] = set()
+        for op in self.ops:
+            for v in (*op.reads, *op.writes):
+                while True:
+                    used.add(v)
+                    value = self.values[v]
+                    if isinstance(value, BufferValue):
+                        break
+                    v = value.source
+        return used
+
+    # }}}
+
+    def replace_op(self, old: Op, new: Op) -> None:
+        self.ops[self.ops.index(old)] = new
+
+    def __str__(self) -> str:
+        return print_kernel(self)
+
+
+def with_operands(op: Op, reads: Sequence[str], writes: Sequence[str]) -> Op:
+    return replace(op, reads=tuple(reads), writes=tuple(writes))
+
+
+def _memref(shape: Sequence[int], dtype: str) -> str:
+    return f"memref<{''.join(f'{s}x' for s in shape)}{dtype}>"
+
+
+def print_kernel(k: Kernel) -> str:
+    """Readable MLIR-like text of a kernel (views print as ``rock.transform`` chains)."""
+    used = k.used_values()
+    args = ", ".join(f"%{v.name}: {_memref(v.shape, v.dtype)}" for v in k.values.values()
+                     if isinstance(v, BufferValue) and v.kind == "argument")
+    lines = [f"func.func @{k.name}({args}) {{"]
+    for v in k.values.values():
+        if v.name not in used:
+            continue
+        if isinstance(v, BufferValue) and v.kind == "alloc":
+            lines.append(f"  %{v.name} = memref.alloc() : {_memref(v.shape, v.dtype)}")
+        elif isinstance(v, ViewValue):
+            below, dtype = v.source, k.dtype(v.name)
+            for i, m in enumerate(reversed(v.maps)):
+                target = v.name if i == len(v.maps) - 1 else f"{v.name}_{len(v.maps) - 1 - i}"
+                lines.append(f"  %{target} = rock.transform %{below} by "
+                             f"{print_transform_map(m, prefix=False)} : "
+                             f"{_memref(m.lower_bounds, dtype)} to {_memref(m.upper_bounds, dtype)}")
+                below = target
+    for op in k.ops:
+        attrs = "".join(f" {key} = {value!r}" for key, value in op.attrs)
+        root = " {fusion_root}" if op.root else ""
+        lines.append(f"  {op.kind}{root}{attrs} ins({', '.join('%' + r for r in op.reads)}) "
+                     f"outs({', '.join('%' + w for w in op.writes)})")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines)
+
