@@ -1,0 +1,309 @@
+"""The regularizer: push views off intermediate allocations until no view sits between an
+allocation and a fusing op (design S7), with two rewrites applied to a fixpoint.
+
+* **R1** (an allocation rewrite): a fusing op that reaches an allocation through views gets a fresh
+  allocation of the viewed shape, used directly; the inverted chain (``invert``, certified) is
+  appended to every other use of the old allocation, and those users become fusing ops, anchored
+  at the new allocation.
+* **R2** (a fusing-op rewrite): an elementwise fusing op that reaches its anchor allocation through
+  views iterates over that allocation instead; every other operand's chain is composed with the
+  inverse (``out[W(x)] = f(a[V(x)])`` becomes ``out[y] = f(a[V(W⁻¹(y))])``), so views move outward.
+
+Views end on function arguments. Ops that R2 cannot push through (reductions, non-elementwise ops,
+views that are not bijections) keep their views and the log says so. Where a view read by a fusing
+op has padding, the fresh allocation is filled with zeros first, so padding still reads as zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import islpy as isl
+
+from .errors import RegularizeError, ViewAlgebraError
+from .graph import ELEMENTWISE_KINDS, BufferValue, Kernel, Op, with_operands
+from .invert import invert
+from .maps.relations import box, chain_function
+from .maps.syntax import print_transform_map
+from .maps.transform_map import TransformMap
+
+Rule = Literal["R1", "R2", "fill", "stop"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One entry of the log."""
+
+    rule: Rule
+    buffer: str
+    op: str
+    moved: tuple[str, ...] = ()
+    """The maps that moved, in rocMLIR syntax."""
+    note: str = ""
+
+    def __str__(self) -> str:
+        moved = f"; moved {len(self.moved)} map(s)" if self.moved else ""
+        return f"{self.rule} on %{self.buffer} at {self.op}{moved}" + (f": {self.note}" if self.note else "")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Regularized:
+    """The result of ``regularize``: a new kernel, its fusing ops, and the log of rewrites."""
+
+    kernel: Kernel
+    fusing: frozenset[str]
+    log: tuple[Rewrite, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A view between an intermediate allocation and a fusing op that uses it."""
+
+    buffer: str
+    op: str
+    value: str
+    maps: int
+
+    def __str__(self) -> str:
+        return f"%{self.value} ({self.maps} map(s)) between %{self.buffer} and fusing op {self.op}"
+
+
+def regularize(kernel: Kernel, style: Literal["seed"] = "seed", *,
+               max_iterations: int = 1000) -> Regularized:
+    """Apply R1 and R2 until nothing changes; the input kernel is left untouched.
+
+    Example: a gemm root writing ``%c`` and a generic reading ``%c`` through a transpose: R1 gives
+    the generic a fresh ``%c_0`` that it reads directly, and the gemm writes ``%c_0`` through the
+    inverse transpose (rocMLIR's "output fusion").
+    """
+    if style != "seed":
+        raise RegularizeError(f"regularize: unknown style {style!r} (only 'seed' is implemented)")
+    k = kernel.copy()
+    _check_writers(k)
+    anchors: dict[str, str | None] = {op.name: None for op in k.ops if op.root}
+    log: list[Rewrite] = []
+    stopped: set[tuple[str, str]] = set()
+    for _ in range(max_iterations):
+        _mark(k, anchors)
+        if not (_step_r2(k, anchors, log, stopped) or _step_r1(k, anchors, log, stopped)):
+            return Regularized(k, frozenset(anchors), tuple(log))
+    raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
+
+
+def _check_writers(k: Kernel) -> None:
+    for a in k.allocs():
+        readers, writers = k.readers(a), k.writers(a)
+        if readers and not writers:
+            raise RegularizeError(
+                f"%{a} is read by {readers[0][0].name} but no op writes it")
+        if len(writers) > 1:
+            raise RegularizeError(
+                f"%{a} has several writers ({', '.join(op.name for op, _ in writers)}); "
+                "regularize needs exactly one")
+
+
+def _op(k: Kernel, name: str) -> Op:
+    return next(op for op in k.ops if op.name == name)
+
+
+def _is_alloc(k: Kernel, buffer: str) -> bool:
+    v = k.values[buffer]
+    return isinstance(v, BufferValue) and v.kind == "alloc"
+
+
+def _texts(maps: tuple[TransformMap, ...]) -> tuple[str, ...]:
+    return tuple(print_transform_map(m) for m in maps)
+
+
+def _users(k: Kernel, buffer: str) -> list[tuple[Op, str]]:
+    return [(o, v) for o in k.ops for v in (*o.reads, *o.writes) if k.chain(v)[0] == buffer]
+
+
+def _mark(k: Kernel, anchors: dict[str, str | None]) -> None:
+    """Every user of an allocation that a fusing op uses becomes fusing, anchored there (not past
+    an op that R2 cannot push through)."""
+    changed = True
+    while changed:
+        changed = False
+        for name in list(anchors):
+            op = _op(k, name)
+            if anchors[name] is not None and op.kind not in ELEMENTWISE_KINDS:
+                continue
+            for value in (*op.reads, *op.writes):
+                buffer = k.chain(value)[0]
+                if not _is_alloc(k, buffer):
+                    continue
+                for other, _ in _users(k, buffer):
+                    if other.name not in anchors:
+                        anchors[other.name] = buffer
+                        changed = True
+
+
+# {{{ R1
+
+
+def _step_r1(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
+             stopped: set[tuple[str, str]]) -> bool:
+    for name, anchor in list(anchors.items()):
+        op = _op(k, name)
+        if anchor is not None and op.kind not in ELEMENTWISE_KINDS:
+            continue  # a fusee R2 cannot push through stops the propagation
+        for value in (*op.reads, *op.writes):
+            buffer, chain = k.chain(value)
+            if not chain or not _is_alloc(k, buffer) or buffer == anchor or (name, value) in stopped:
+                continue
+            claimed = [o.name for o, _ in _users(k, buffer)
+                       if o.name != name and o.name in anchors and anchors[o.name] != buffer]
+            if claimed:
+                stopped.add((name, value))
+                log.append(Rewrite("stop", buffer, name, note=(
+                    f"%{buffer} is also used by the fusing op(s) {', '.join(claimed)} from another "
+                    "side: both cannot use it directly, its views stay")))
+                continue
+            _rewrite_r1(k, op, value, buffer, chain, anchors, log)
+            return True
+    return False
+
+
+def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformMap, ...],
+                anchors: dict[str, str | None], log: list[Rewrite]) -> None:
+    inverse = invert(chain)
+    if inverse.maps is None:
+        raise RegularizeError(
+            f"R1 on %{old}: the view %{value} that {op.name} uses is not invertible: {inverse.reason}")
+    others = [(o, v) for o in k.ops for v in (*o.reads, *o.writes)
+              if k.chain(v)[0] == old and not (o.name == op.name and v == value)]
+    if inverse.uncovered is not None:
+        for o, v in others:
+            if v in o.reads and not _inside(k, v, box(k.shape(old)) - inverse.uncovered):
+                raise RegularizeError(
+                    f"R1 on %{old}: the view %{value} of {op.name} covers only part of %{old}, but "
+                    f"{o.name} reads %{v} outside it (the inverse is not defined on the region used)")
+    fresh = k.alloc(k.shape(value), k.dtype(old), name=old)
+    reading = value in op.reads
+    k.replace_op(op, with_operands(op, [fresh if v == value else v for v in op.reads],
+                                   [fresh if v == value else v for v in op.writes]))
+    for o, v in others:
+        _, own = k.chain(v)
+        viewed = k.view(fresh, (*own, *inverse.maps), name=f"{v}_r")
+        current = _op(k, o.name)
+        k.replace_op(current, with_operands(current, [viewed if r == v else r for r in current.reads],
+                                            [viewed if w == v else w for w in current.writes]))
+        if anchors.get(o.name, old) == old:
+            anchors[o.name] = fresh
+    log.append(Rewrite("R1", old, op.name, _texts(chain),
+                       f"{op.name} uses the fresh %{fresh} directly; the inverse moved onto "
+                       + (", ".join(sorted({o.name for o, _ in others})) or "no other op")))
+    if reading and not inverse.padding.is_empty():
+        _fill_before_writers(k, fresh, op, log)
+
+
+def _inside(k: Kernel, value: str, region: isl.Set) -> bool:
+    """Whether every element that ``value`` reaches in its buffer lies in ``region``."""
+    _, chain = k.chain(value)
+    reached = box(k.shape(value)) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
+    return reached.is_subset(region)
+
+
+def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite]) -> None:
+    # The reader used to see zeros where its view had padding; nothing writes those elements of
+    # the fresh allocation, so they are filled with zeros first.
+    writers = [o for o, _ in k.writers(buffer)]
+    fill = k.op("linalg.fill", writes=[buffer], name=f"fill_{buffer}", value=0.0)
+    k.ops.remove(fill)
+    k.ops.insert(min(k.ops.index(w) for w in writers) if writers else k.ops.index(reader), fill)
+    log.append(Rewrite("fill", buffer, fill.name, note=f"zeros where the view read by {reader.name} had padding"))
+
+
+# }}}
+# {{{ R2
+
+
+def _step_r2(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
+             stopped: set[tuple[str, str]]) -> bool:
+    for name, anchor in list(anchors.items()):
+        if anchor is None:
+            continue
+        op = _op(k, name)
+        operand = next((v for v in (*op.reads, *op.writes) if k.chain(v)[0] == anchor and k.chain(v)[1]),
+                       None)
+        if operand is None or (name, operand) in stopped:
+            continue
+        reason = _cannot_push(k, op, operand)
+        if reason is not None:
+            stopped.add((name, operand))
+            log.append(Rewrite("stop", anchor, name, note=reason))
+            continue
+        _rewrite_r2(k, op, operand, anchor, log)
+        return True
+    return False
+
+
+def _cannot_push(k: Kernel, op: Op, operand: str) -> str | None:
+    if op.kind not in ELEMENTWISE_KINDS:
+        return f"{op.kind} is not elementwise: its views stay, the propagation stops here"
+    shapes = {k.shape(v) for v in (*op.reads, *op.writes)}
+    if len(shapes) != 1:
+        return f"{op.name}'s operands differ in shape: it is not elementwise with identity maps"
+    try:
+        inverse = invert(k.chain(operand)[1])
+    except ViewAlgebraError as e:
+        return f"the view %{operand} cannot be inverted: {e}"
+    if inverse.kind != "bijective" or inverse.maps is None or not inverse.padding.is_empty():
+        return (f"the view %{operand} is not a bijection onto its buffer ({inverse.kind}"
+                f"{', with padding' if not inverse.padding.is_empty() else ''}): its views stay")
+    return None
+
+
+def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]) -> None:
+    _, chain = k.chain(operand)
+    inverse = invert(chain).maps
+    if inverse is None:  # checked by _cannot_push
+        raise RegularizeError(f"R2 at {op.name}: %{operand} lost its inverse")
+
+    def moved(v: str) -> str:
+        if v == operand:
+            return anchor
+        buffer, own = k.chain(v)
+        return k.view(buffer, (*inverse, *own), name=f"{v}_r")
+
+    k.replace_op(op, with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
+    log.append(Rewrite("R2", anchor, op.name, _texts(chain),
+                       f"{op.name} now iterates over %{anchor}; the inverse moved onto its other operands"))
+
+
+# }}}
+
+
+def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None) -> tuple[Violation, ...]:
+    """Every view between an intermediate allocation and a fusing op that uses it.
+
+    ``fusing`` defaults to the fusion roots and every op that shares an allocation with a fusing
+    op, transitively (what the regularizer would mark).
+    """
+    if fusing is None:
+        fusing = _fusion_closure(kernel)
+    found: list[Violation] = []
+    for op in kernel.ops:
+        if op.name not in fusing:
+            continue
+        for value in (*op.reads, *op.writes):
+            buffer, chain = kernel.chain(value)
+            if chain and _is_alloc(kernel, buffer):
+                found.append(Violation(buffer, op.name, value, len(chain)))
+    return tuple(found)
+
+
+def _fusion_closure(k: Kernel) -> frozenset[str]:
+    fusing = {op.name for op in k.ops if op.root}
+    changed = True
+    while changed:
+        changed = False
+        shared = {k.chain(v)[0] for op in k.ops if op.name in fusing for v in (*op.reads, *op.writes)}
+        for op in k.ops:
+            if op.name not in fusing and any(k.chain(v)[0] in shared and _is_alloc(k, k.chain(v)[0])
+                                             for v in (*op.reads, *op.writes)):
+                fusing.add(op.name)
+                changed = True
+    return frozenset(fusing)
