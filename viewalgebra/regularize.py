@@ -213,7 +213,8 @@ def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite])
     fill = k.op("linalg.fill", writes=[buffer], name=f"fill_{buffer}", value=0.0)
     k.ops.remove(fill)
     k.ops.insert(min(k.ops.index(w) for w in writers) if writers else k.ops.index(reader), fill)
-    log.append(Rewrite("fill", buffer, fill.name, note=f"zeros where the view read by {reader.name} had padding"))
+    log.append(Rewrite("fill", buffer, fill.name,
+                       note=f"zeros where the view read by {reader.name} had padding"))
 
 
 # }}}
