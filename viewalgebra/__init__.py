@@ -9,6 +9,8 @@ from .errors import (
     TransformParseError,
     ViewAlgebraError,
 )
+from .graph import Kernel, Op
+from .interpret import run_kernel
 from .invert import Certificate, Inverse, Verification, invert, verify_inverse
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
@@ -58,6 +60,7 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
+from .regularize import Regularized, Rewrite, Violation, check_invariant, regularize
 from .rocmlir import (
     Comparison,
     RocmlirInversion,
@@ -80,8 +83,10 @@ __all__ = [
     "Finding",
     "InvalidTransformError",
     "Inverse",
+    "Kernel",
     "Merge",
     "NotInvertibleError",
+    "Op",
     "Pad",
     "ParsedMap",
     "ParsedView",
@@ -89,6 +94,8 @@ __all__ = [
     "Problem",
     "QueryTimeoutError",
     "RegularizeError",
+    "Regularized",
+    "Rewrite",
     "RocmlirInversion",
     "Slice",
     "Transform",
@@ -99,10 +106,12 @@ __all__ = [
     "Verification",
     "View",
     "ViewAlgebraError",
+    "Violation",
     "Witness",
     "address_function",
     "affine_map_of",
     "chain_affine_map",
+    "check_invariant",
     "compare_vector_lengths",
     "compose_affine",
     "dim_names",
@@ -126,9 +135,11 @@ __all__ = [
     "print_transform_map",
     "problems",
     "read_transform_map",
+    "regularize",
     "relation",
     "rocmlir_invert",
     "rocmlir_vector_length",
+    "run_kernel",
     "same_relation",
     "sympy_formulas",
     "to_sympy",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .errors import RegularizeError
 from .maps.buffer import Buffer
@@ -130,7 +130,9 @@ class Kernel:
         op_name, k = base, 0
         while op_name in taken:
             op_name, k = f"{base}_{k}", k + 1
-        op = Op(op_name, kind, tuple(reads), tuple(writes), root, fn, tuple(sorted(attrs.items())))
+        frozen: dict[str, Any] = {key: tuple(cast(list[Any], v)) if isinstance(v, list) else v
+                                  for key, v in attrs.items()}
+        op = Op(op_name, kind, tuple(reads), tuple(writes), root, fn, tuple(sorted(frozen.items())))
         self.ops.append(op)
         return op
 
@@ -190,6 +192,9 @@ class Kernel:
     def readers(self, buffer: str) -> list[tuple[Op, str]]:
         """(op, operand) pairs that read ``buffer``, directly or through views."""
         return [(op, v) for op in self.ops for v in op.reads if self.chain(v)[0] == buffer]
+
+    def arguments(self) -> list[str]:
+        return [n for n, v in self.values.items() if isinstance(v, BufferValue) and v.kind == "argument"]
 
     def allocs(self) -> list[str]:
         return [n for n, v in self.values.items() if isinstance(v, BufferValue) and v.kind == "alloc"]
