@@ -204,3 +204,28 @@ def test_a_partial_inverse_is_refused_where_another_reader_needs_the_rest():
     with pytest.raises(va.RegularizeError, match=(
             "R1 on %c: the view %c_view of root covers only part of %c, but use reads %c outside it")):
         va.regularize(k)
+
+
+def test_a_wrong_inverse_fails_the_isl_proof(monkeypatch):
+    import dataclasses
+    import importlib
+
+    rewriting = importlib.import_module("viewalgebra.regularize")  # the module, not the function
+
+    real = rewriting.invert
+
+    def wrong(chain):
+        result = real(chain)
+        shape = chain[0].upper_bounds
+        return dataclasses.replace(result, maps=(identity(shape),)) if result.maps else result
+
+    monkeypatch.setattr(rewriting, "invert", wrong)
+    k = va.Kernel("out")
+    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
+    out = k.argument("out", (1, 4, 4))
+    c = k.alloc((1, 4, 4), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
+         fn=np.exp, name="exp")
+    with pytest.raises(va.RegularizeError, match="failed its ISL proof"):
+        va.regularize(k)

@@ -186,6 +186,11 @@ def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformM
                                    [fresh if v == value else v for v in op.writes]))
     for o, v in others:
         _, own = k.chain(v)
+        # Proof: fresh[q] stands for old[C(q)], so reading fresh through (own, C^-1) must reach,
+        # through C, exactly the elements of old that own reached (a write may lose the elements
+        # no reader uses: they have no place in the fresh buffer).
+        _prove(k.shape(v), own, (*own, *inverse.maps, *chain), exact=v in o.reads,
+               what=f"R1 on %{old}: {o.name}'s %{v}")
         viewed = k.view(fresh, (*own, *inverse.maps), name=f"{v}_r")
         current = _op(k, o.name)
         k.replace_op(current, with_operands(current, [viewed if r == v else r for r in current.reads],
@@ -197,6 +202,22 @@ def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformM
                        + (", ".join(sorted({o.name for o, _ in others})) or "no other op")))
     if reading and not inverse.padding.is_empty():
         _fill_before_writers(k, fresh, op, log)
+
+
+def _access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
+    """What an operand of this shape reaches through the chain: point -> buffer coordinates."""
+    if chain:
+        return isl.Map.from_pw_multi_aff(chain_function(chain))
+    n = len(shape)
+    return isl.Map.identity(isl.Space.alloc(isl.DEFAULT_CONTEXT, 0, n, n)).intersect_domain(box(shape))
+
+
+def _prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tuple[TransformMap, ...],
+           *, exact: bool, what: str) -> None:
+    """ISL's check that an operand reaches the same elements after a rewrite as before."""
+    old, new = _access(shape, before), _access(shape, after)
+    if not (new.is_equal(old) if exact else new.is_subset(old)):
+        raise RegularizeError(f"internal: {what} failed its ISL proof (please report)")
 
 
 def _inside(k: Kernel, value: str, region: isl.Set) -> bool:
@@ -267,6 +288,8 @@ def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]
         if v == operand:
             return anchor
         buffer, own = k.chain(v)
+        # Proof: the new iteration point C(x) must reach through (C^-1, own) what x reached.
+        _prove(k.shape(v), own, (*chain, *inverse, *own), exact=True, what=f"R2 at {op.name}: %{v}")
         return k.view(buffer, (*inverse, *own), name=f"{v}_r")
 
     k.replace_op(op, with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
