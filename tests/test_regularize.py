@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import viewalgebra as va
 
@@ -229,3 +231,92 @@ def test_a_wrong_inverse_fails_the_isl_proof(monkeypatch):
          fn=np.exp, name="exp")
     with pytest.raises(va.RegularizeError, match="failed its ISL proof"):
         va.regularize(k)
+
+
+# {{{ generated kernels
+
+
+@st.composite
+def bijections(draw, lower: tuple[int, ...]) -> va.TransformMap:
+    """A random view that is a bijection onto ``lower``: a transpose, a Merge of two
+    neighbouring dims, or an Unmerge of one dim into two factors."""
+    n = len(lower)
+    names = [f"l{d}" for d in range(n)]
+    kinds = ["transpose"] + (["merge"] if n >= 2 else []) + (
+        ["split"] if any(s > 1 and not _prime(s) for s in lower) else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "transpose":
+        perm = draw(st.permutations(range(n)))
+        ops = (va.PassThrough((), tuple(f"u{d}" for d in range(n)), tuple(range(n)), tuple(names),
+                              tuple(perm)),)
+        upper = tuple(lower[perm[d]] for d in range(n))
+        return va.TransformMap(ops, upper, lower)
+    if kind == "merge":
+        d = draw(st.integers(0, n - 2))
+        ops = [va.PassThrough((), (f"u{e}",), (e if e < d else e - 1,), (names[e],), (e,))
+               for e in range(n) if e not in (d, d + 1)]
+        ops.append(va.Merge((lower[d], lower[d + 1]), ("m",), (d,), (names[d], names[d + 1]), (d, d + 1)))
+        upper = (*lower[:d], lower[d] * lower[d + 1], *lower[d + 2:])
+        return va.TransformMap(tuple(ops), upper, lower)
+    d = draw(st.sampled_from([e for e, s in enumerate(lower) if s > 1 and not _prime(s)]))
+    f = draw(st.sampled_from([q for q in range(2, lower[d]) if lower[d] % q == 0]))
+    ops = [va.PassThrough((), (f"u{e}",), (e if e < d else e + 1,), (names[e],), (e,))
+           for e in range(n) if e != d]
+    ops.append(va.Unmerge((f, lower[d] // f), ("a", "b"), (d, d + 1), (names[d],), (d,)))
+    upper = (*lower[:d], f, lower[d] // f, *lower[d + 1:])
+    return va.TransformMap(tuple(ops), upper, lower)
+
+
+def _prime(s: int) -> bool:
+    return s < 2 or all(s % q for q in range(2, int(s**0.5) + 1))
+
+
+@st.composite
+def fused_kernels(draw) -> va.Kernel:
+    """A gemm root with a chain of one to three elementwise fusees on its output side, every
+    access through no view or a random bijective view, the last fusee writing an argument."""
+    k = va.Kernel("generated")
+    g, kk, m, n = 1, 2, draw(st.sampled_from([2, 4, 6])), draw(st.sampled_from([3, 4, 6]))
+    a, b = k.argument("a", (g, kk, m)), k.argument("b", (g, kk, n))
+    if draw(st.booleans()):  # the gemm writes through a view: the inverse of a bijection
+        inverse = va.invert(draw(bijections((g, m, n)))).maps
+        current = k.alloc(inverse[-1].lower_bounds, name="c")
+        written = k.view(current, list(inverse))
+    else:
+        current = written = k.alloc((g, m, n), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[written], root=True, name="gemm")
+    for i in range(draw(st.integers(1, 3))):
+        shape = k.shape(current)
+        read = current
+        if draw(st.booleans()):
+            v = draw(bijections(shape))
+            read = k.view(current, [v])
+        space = k.shape(read)
+        last = i == 2 or draw(st.booleans())
+        if draw(st.booleans()):
+            w = draw(bijections(space))  # w: upper W -> lower space; its inverse maps space -> W
+            target_shape = w.upper_bounds
+            inverse = va.invert(w).maps
+            target = (k.argument(f"out{i}", target_shape) if last
+                      else k.alloc(target_shape, name=f"y{i}"))
+            write = k.view(target, list(inverse))
+        else:
+            target = k.argument(f"out{i}", space) if last else k.alloc(space, name=f"y{i}")
+            write = target
+        k.op("linalg.generic", reads=[read], writes=[write], fn=(np.tanh, np.exp, lambda x: 2 * x)[i],
+             name=f"f{i}")
+        if last:
+            break
+        current = target
+    return k
+
+
+@settings(derandomize=True, deadline=None, max_examples=80)
+@given(kernel=fused_kernels())
+def test_generated_kernels_reach_the_invariant_with_the_same_outputs(kernel):
+    result = va.regularize(kernel)
+    assert va.check_invariant(result.kernel, result.fusing) == ()
+    assert_same_outputs(kernel, result.kernel)
+
+
+# }}}
