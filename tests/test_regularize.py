@@ -320,3 +320,24 @@ def test_generated_kernels_reach_the_invariant_with_the_same_outputs(kernel):
 
 
 # }}}
+
+
+@pytest.mark.parametrize(("write_view", "read_view"), [(w, r) for w in (0, 1) for r in (0, 1)])
+def test_input_fusion_chain(write_view, read_view):
+    """arg -> generic -> %t -> generic -> %x -> gemm (as A), accesses through transposes or not."""
+    k = va.Kernel("input")
+    src, b = k.argument("src", (1, 4, 4)), k.argument("b", (1, 4, 5))
+    out = k.argument("out", (1, 4, 5))
+    t, x = k.alloc((1, 4, 4), name="t"), k.alloc((1, 4, 4), name="x")
+
+    def through(value, kind):
+        return k.view(value, [transpose((1, 4, 4), (1, 4, 4))]) if kind else value
+
+    k.op("linalg.generic", reads=[src], writes=[through(t, write_view)], fn=np.sin, name="sin")
+    k.op("linalg.generic", reads=[through(t, read_view)], writes=[through(x, write_view)], fn=np.exp,
+         name="exp")
+    k.op("rock.gridwise_gemm", reads=[through(x, read_view), b], writes=[out], root=True, name="gemm")
+    result = va.regularize(k)
+    assert va.check_invariant(result.kernel, result.fusing) == ()
+    assert result.fusing == {"gemm", "exp", "sin"}
+    assert_same_outputs(k, result.kernel)
