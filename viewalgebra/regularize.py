@@ -28,7 +28,7 @@ from .maps.relations import box, chain_function
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap
 
-Rule = Literal["R1", "R2", "fill", "stop"]
+Rule = Literal["R1", "R2", "fill", "stop", "input path", "output path", "copy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +69,23 @@ class Violation:
         return f"%{self.value} ({self.maps} map(s)) between %{self.buffer} and fusing op {self.op}"
 
 
-def regularize(kernel: Kernel, style: Literal["seed"] = "seed", *,
+def regularize(kernel: Kernel, style: Literal["seed", "rocmlir"] = "seed", *,
                max_iterations: int = 1000) -> Regularized:
-    """Apply R1 and R2 until nothing changes; the input kernel is left untouched.
+    """Rewrite until nothing changes; the input kernel is left untouched.
 
-    Example: a gemm root writing ``%c`` and a generic reading ``%c`` through a transpose: R1 gives
-    the generic a fresh ``%c_0`` that it reads directly, and the gemm writes ``%c_0`` through the
-    inverse transpose (rocMLIR's "output fusion").
+    ``style="seed"`` applies R1 and R2 (module docstring); ``style="rocmlir"`` places views as
+    rocMLIR's reworked pass does (rocmlir-semantics.md §9.2): each intermediate buffer's writer is
+    classified as an input- or output-fusion write; on the input path the writer's views move onto
+    the readers, on the output path a single transforming reader's views move onto the writer, and
+    several readers are first isolated with copies.
+
+    Example: a gemm root writing ``%c`` and a generic reading ``%c`` through a transpose: R2 makes
+    the generic iterate over ``%c`` and write its output through the inverse transpose.
     """
+    if style == "rocmlir":
+        return _regularize_rocmlir(kernel, max_iterations)
     if style != "seed":
-        raise RegularizeError(f"regularize: unknown style {style!r} (only 'seed' is implemented)")
+        raise RegularizeError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
     k = kernel.copy()
     _check_writers(k)
     anchors: dict[str, str | None] = {op.name: None for op in k.ops if op.root}
@@ -167,11 +174,13 @@ def _step_r1(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
 
 
 def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformMap, ...],
-                anchors: dict[str, str | None], log: list[Rewrite]) -> None:
+                anchors: dict[str, str | None] | None, log: list[Rewrite], rule: Rule = "R1") -> str:
+    """``op`` gets a fresh allocation for ``value`` (``old`` seen through ``chain``); every other
+    use of ``old`` goes through the inverse onto it. Returns the fresh allocation."""
     inverse = invert(chain)
     if inverse.maps is None:
         raise RegularizeError(
-            f"R1 on %{old}: the view %{value} that {op.name} uses is not invertible: {inverse.reason}")
+            f"{rule} on %{old}: the view %{value} that {op.name} uses is not invertible: {inverse.reason}")
     others = [(o, v) for o in k.ops for v in (*o.reads, *o.writes)
               if k.chain(v)[0] == old and not (o.name == op.name and v == value)]
     if inverse.uncovered is not None:
@@ -195,13 +204,14 @@ def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformM
         current = _op(k, o.name)
         k.replace_op(current, with_operands(current, [viewed if r == v else r for r in current.reads],
                                             [viewed if w == v else w for w in current.writes]))
-        if anchors.get(o.name, old) == old:
+        if anchors is not None and anchors.get(o.name, old) == old:
             anchors[o.name] = fresh
-    log.append(Rewrite("R1", old, op.name, _texts(chain),
+    log.append(Rewrite(rule, old, op.name, _texts(chain),
                        f"{op.name} uses the fresh %{fresh} directly; the inverse moved onto "
                        + (", ".join(sorted({o.name for o, _ in others})) or "no other op")))
     if reading and not inverse.padding.is_empty():
         _fill_before_writers(k, fresh, op, log)
+    return fresh
 
 
 def _access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
@@ -295,6 +305,107 @@ def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]
     k.replace_op(op, with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
     log.append(Rewrite("R2", anchor, op.name, _texts(chain),
                        f"{op.name} now iterates over %{anchor}; the inverse moved onto its other operands"))
+
+
+# }}}
+
+
+# {{{ rocMLIR's placement
+
+
+def _regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
+    k = kernel.copy()
+    log: list[Rewrite] = []
+    if not any(op.root for op in k.ops):
+        return Regularized(k, frozenset(), ())
+    output_writes, input_writes = _classify(k)
+    worklist = [a for a in k.allocs() if a in k.used_values()]
+    for _ in range(max_iterations):
+        if not worklist:
+            return Regularized(k, _fusion_closure(k), tuple(log))
+        alloc = worklist.pop(0)
+        writers, readers = k.writers(alloc), k.readers(alloc)
+        if not writers and not readers:
+            continue
+        if len(writers) != 1:
+            raise RegularizeError(
+                f"%{alloc}: expected one operation to write this buffer, but there are {len(writers)}")
+        writer, written = writers[0]
+        buffer, chain = k.chain(written)
+        if (writer.name, written) in input_writes:
+            if chain:
+                fresh = _rewrite_r1(k, writer, written, buffer, chain, None, log, "input path")
+                _rename_writes(input_writes, written, fresh, writer.name)
+                worklist.append(fresh)
+            continue
+        if (writer.name, written) not in output_writes:
+            raise RegularizeError(
+                f"%{alloc}: couldn't find the writer of a buffer in the set of analyzed fusable writes "
+                f"(writer {writer.name})")
+        transforming = [(o, v) for o, v in readers if k.chain(v)[1]]
+        if not transforming:
+            continue
+        if len(readers) == 1:
+            reader, read = readers[0]
+            fresh = _rewrite_r1(k, reader, read, alloc, k.chain(read)[1], None, log, "output path")
+            output_writes |= {(o.name, v) for o, v in k.writers(fresh)}
+            worklist.append(fresh)
+            continue
+        for fresh in _isolate_readers(k, alloc, writer, readers, log):
+            output_writes |= {(o.name, v) for o, v in k.writers(fresh)}
+            worklist.append(fresh)
+        worklist.append(alloc)
+    raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
+
+
+def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) -> None:
+    writes.discard((op, old))
+    writes.add((op, new))
+
+
+def _classify(k: Kernel) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """rocMLIR's output-fusion and input-fusion writes, as (op, operand) pairs (§9.1)."""
+    output: set[tuple[str, str]] = set()
+    inputs: set[tuple[str, str]] = set()
+    arguments: list[str] = []
+    pending = [(op, v) for op in k.ops if op.root for v in op.writes]
+    while pending:
+        op, v = pending.pop()
+        if (op.name, v) in output:
+            continue
+        output.add((op.name, v))
+        for reader, read in k.readers(k.chain(v)[0]):
+            pending.extend((reader, w) for w in reader.writes)
+            arguments.extend(r for r in reader.reads if r != read)
+    reads = [v for op in k.ops if op.root for v in op.reads] + arguments
+    while reads:
+        buffer = k.chain(reads.pop())[0]
+        for writer, written in k.writers(buffer):
+            if (writer.name, written) not in inputs and (writer.name, written) not in output:
+                inputs.add((writer.name, written))
+                reads.extend(writer.reads)
+    return output, inputs
+
+
+def _isolate_readers(k: Kernel, alloc: str, writer: Op, readers: list[tuple[Op, str]],
+                     log: list[Rewrite]) -> list[str]:
+    """Give every reader its own copy of ``alloc``, made right after the writer."""
+    fresh_allocs: list[str] = []
+    position = k.ops.index(writer) + 1
+    for reader, read in readers:
+        fresh = k.alloc(k.shape(alloc), k.dtype(alloc), name=alloc)
+        _, own = k.chain(read)
+        moved = k.view(fresh, own, name=f"{read}_i") if own else fresh
+        current = _op(k, reader.name)
+        k.replace_op(current, with_operands(current, [moved if r == read else r for r in current.reads],
+                                            [moved if w == read else w for w in current.writes]))
+        copy = k.op("memref.copy", reads=[alloc], writes=[fresh], name=f"copy_{fresh}")
+        k.ops.remove(copy)
+        k.ops.insert(position, copy)
+        position += 1
+        fresh_allocs.append(fresh)
+        log.append(Rewrite("copy", alloc, copy.name, note=f"{reader.name} reads its own copy %{fresh}"))
+    return fresh_allocs
 
 
 # }}}
