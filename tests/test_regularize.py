@@ -414,3 +414,29 @@ def test_rocmlir_style_isolates_several_transforming_readers_with_copies():
 
 
 # }}}
+
+
+def test_vector_lengths_follow_the_fused_ops_after_regularization():
+    # The gemm writes %c row-major, but the fused generic stores c[g, m, n] into out[g, n, m]:
+    # the store's true vector length along m is 4, along n 1. %c alone would say 4 along n.
+    k = va.Kernel("out")
+    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
+    out = k.argument("out", (1, 4, 4))
+    c = k.alloc((1, 4, 4), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
+         fn=np.exp, name="exp")
+    with pytest.raises(va.RegularizeError, match="regularize the kernel first"):
+        k.fused_views(k.ops[0], "c")
+    r = va.regularize(k).kernel
+    gemm = r.ops[0]
+    ((argument, view),) = r.fused_views(gemm, gemm.writes[0])
+    assert argument == "out"
+    assert [va.max_vector_length(view, d).length for d in range(3)] == [1, 4, 1]
+    assert va.max_vector_length(r.view_of(gemm.writes[0]), 2).length == 4  # %c alone would say 4
+    # The view is exact: it sends every gemm output point where the interpreter stores it.
+    inputs = random_inputs(k)
+    result = va.run_kernel(r, inputs)
+    product = np.einsum("gkm,gkn->gmn", inputs["a"], inputs["b"])
+    addresses, _ = view.addresses()
+    np.testing.assert_array_equal(result["out"].ravel()[addresses], np.exp(product))

@@ -213,6 +213,41 @@ class Kernel:
 
     # }}}
 
+    def fused_views(self, op: Op, value: str) -> tuple[tuple[str, View], ...]:
+        """Where ``op``'s accesses of ``value`` really go once every fused op is inlined: one
+        ``(function argument, View)`` per path through elementwise fusees (as rocMLIR's fusion
+        traversal follows them), with the view from ``value``'s coordinates to that argument.
+
+        A load follows the writers of each intermediate buffer back to their inputs, a store its
+        readers on to their outputs. Every fusee on a path must use the buffer directly (as after
+        ``regularize``): a view there would have to be inverted, and ``RegularizeError`` says so.
+        """
+        loading = value in op.reads
+        found: list[tuple[str, View]] = []
+        pending: list[tuple[Op, str, tuple[TransformMap, ...]]] = [(op, value, ())]
+        while pending:
+            current, operand, above = pending.pop()
+            buffer, maps = self.chain(operand)
+            chain = (*above, *maps)
+            b = self.values[buffer]
+            if isinstance(b, BufferValue) and b.kind == "argument":
+                found.append((buffer, View(Buffer(b.shape, b.dtype), chain)))
+                continue
+            links = self.writers(buffer) if loading else self.readers(buffer)
+            links = [(o, v) for o, v in links if o.name != current.name]
+            if not links:
+                raise RegularizeError(f"fused_views: %{buffer} has no {'writer' if loading else 'reader'}")
+            for fusee, used in links:
+                if fusee.kind not in ELEMENTWISE_KINDS:
+                    raise RegularizeError(f"fused_views: {fusee.name} ({fusee.kind}) is not elementwise")
+                if self.chain(used)[1]:
+                    raise RegularizeError(
+                        f"fused_views: {fusee.name} uses %{buffer} through the view %{used}; "
+                        "regularize the kernel first")
+                onward = fusee.reads if loading else fusee.writes
+                pending.extend((fusee, v, chain) for v in onward if v != used)
+        return tuple(reversed(found))
+
     def replace_op(self, old: Op, new: Op) -> None:
         self.ops[self.ops.index(old)] = new
 
