@@ -77,7 +77,8 @@ def test_missing_file_exits_2():
     assert result.returncode == 2 and "cannot read no/such/file.mlir" in result.stderr
 
 
-def test_readme_example_runs():
-    text = (ROOT / "README.md").read_text()
-    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
-    exec(compile(code, "README.md", "exec"), {})  # noqa: S102
+@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
+                         ids=lambda p: p.name)
+def test_documentation_examples_run(path):
+    for code in re.findall(r"```python\n(.*?)```", path.read_text(), re.S):
+        exec(compile(code, str(path), "exec"), {})  # noqa: S102
