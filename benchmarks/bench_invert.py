@@ -11,39 +11,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from conv_stack import conv2d_input_view  # noqa: E402
 from oracle import images  # noqa: E402
+from timing import ROOT, median_time, ms  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra.maps import equations, relations  # noqa: E402, TID251
 from viewalgebra.rocmlir import rocmlir_invert  # noqa: E402, TID251
-
-CACHED = (relations.formula, relations.map_function, relations.chain_function,
-          relations.view_function, relations.address_function, equations.affine_map_of,
-          equations.validity_checks)
-
-
-def median_time(run: Callable[[], object], repeat: int) -> float:
-    run()
-    times = []
-    for _ in range(repeat):
-        for f in CACHED:
-            f.cache_clear()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1e3:9.2f} ms"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -179,7 +179,8 @@ def test_chains_of_fusees_on_the_output_side(views):
     assert_same_outputs(k, result.kernel)
 
 
-def test_several_readers_of_one_buffer():
+def two_transforming_readers() -> va.Kernel:
+    """A gemm's output read by two generics through different views."""
     k = va.Kernel("readers")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
     o1, o2 = k.argument("o1", (1, 4, 4)), k.argument("o2", (1, 16))
@@ -188,6 +189,11 @@ def test_several_readers_of_one_buffer():
     k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[o1], fn=np.sin,
          name="sin")
     k.op("linalg.generic", reads=[k.view(c, [merge_last(1, 4, 4)])], writes=[o2], fn=np.cos, name="cos")
+    return k
+
+
+def test_several_readers_of_one_buffer():
+    k = two_transforming_readers()
     result = va.regularize(k)
     assert va.check_invariant(result.kernel) == ()
     assert [r.rule for r in result.log] == ["R2", "R2"]
@@ -398,14 +404,7 @@ def test_both_styles_on_pr1579():
 
 
 def test_rocmlir_style_isolates_several_transforming_readers_with_copies():
-    k = va.Kernel("readers")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    o1, o2 = k.argument("o1", (1, 4, 4)), k.argument("o2", (1, 16))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
-    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[o1], fn=np.sin,
-         name="sin")
-    k.op("linalg.generic", reads=[k.view(c, [merge_last(1, 4, 4)])], writes=[o2], fn=np.cos, name="cos")
+    k = two_transforming_readers()
     result = va.regularize(k, "rocmlir")
     kinds = [op.kind for op in result.kernel.ops]
     assert kinds.count("memref.copy") == 2  # as bug-1546-compile-failure.mlir expects

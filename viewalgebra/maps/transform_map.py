@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import InvalidTransformError
@@ -86,12 +85,6 @@ class TransformMap:
     @property
     def lower_rank(self) -> int:
         return len(self.lower_bounds)
-
-
-def transform_map(ops: Sequence[Transform], upper_bounds: Sequence[int],
-                  lower_bounds: Sequence[int], *, strict: bool = True) -> TransformMap:
-    """Build a ``TransformMap`` from any sequences (the dataclass takes tuples)."""
-    return TransformMap(tuple(ops), tuple(upper_bounds), tuple(lower_bounds), strict)
 
 
 def problems(tm: TransformMap) -> tuple[Problem, ...]:

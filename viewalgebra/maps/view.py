@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -114,7 +113,3 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     addr = view.buffer.offset + coords @ strides
     return np.where(valid, addr, -1), valid
 
-
-def iter_points(shape: Sequence[int]) -> itertools.product[tuple[int, ...]]:
-    """Every point of the box ``shape`` in row-major order, as tuples."""
-    return itertools.product(*(range(n) for n in shape))
