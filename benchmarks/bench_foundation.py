@@ -24,29 +24,20 @@ from pathlib import Path
 
 import numpy as np
 
-# Benchmark this checkout, whether or not the package is installed in the environment.
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout, whether or not it is installed
+
+from timing import CACHED, ROOT  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
-# The benchmark needs the package's internals (its caches and the numpy path), which the public
+# The benchmark needs the package's internals (the numpy path on given points), which the public
 # API does not expose.
-from viewalgebra.maps import equations, relations  # noqa: E402, TID251
+from viewalgebra.maps import relations  # noqa: E402, TID251
 from viewalgebra.maps.view import addresses_of  # noqa: E402, TID251
 
 EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
 BUFFER = va.Buffer((64, 256, 56, 56), "f32")
-
-CACHED = (
-    relations.formula,
-    relations.map_function,
-    relations.view_function,
-    relations.address_function,
-    equations.affine_map_of,
-    equations.validity_checks,
-)
-
 
 def clear_caches() -> None:
     for f in CACHED:

@@ -104,8 +104,8 @@ def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolAr
     require_meaningful(tm)
     coords = points_array(coords, tm.upper_rank, "evaluate_array")
     if len(coords):
-        require_int64([magnitude(e, np.abs(coords).max(axis=0).tolist())
-                       for e in affine_map_of(tm).results], "evaluate_array")
+        largest = np.abs(coords).max(axis=0).tolist()
+        require_int64([magnitude(e, largest) for e in affine_map_of(tm).results], "evaluate_array")
     n = coords.shape[0]
     out = np.zeros((n, tm.lower_rank), dtype=np.int64)
     valid = np.ones(n, dtype=np.bool_)
