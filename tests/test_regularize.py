@@ -439,3 +439,54 @@ def test_vector_lengths_follow_the_fused_ops_after_regularization():
     product = np.einsum("gkm,gkn->gmn", inputs["a"], inputs["b"])
     addresses, _ = view.addresses()
     np.testing.assert_array_equal(result["out"].ravel()[addresses], np.exp(product))
+
+
+GEMM_TR = P('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough ["gemmG", "gemmK", "gemmM"] at [0, 1, 2] -> '
+            '["gemmG", "gemmK", "gemmM"] at [0, 2, 1]>] bounds = [1, 32, 16] -> [1, 16, 32]>')
+GEMM_TR_INVERSE = P('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough ["gemmG", "gemmK", "gemmM"] at '
+                    '[0, 2, 1] -> ["gemmG", "gemmK", "gemmM"] at [0, 1, 2]>] bounds = [1, 16, 32] -> [1, 32, 16]>')
+
+
+def input_fusion_kernel(transposed: bool) -> va.Kernel:
+    """@rock_gemm / @rock_gemm_tr of the input-fusion regularize test, by hand."""
+    k = va.Kernel("rock_gemm_tr" if transposed else "rock_gemm")
+    arg0, arg1 = k.argument("arg0", (1, 32, 16)), k.argument("arg1", (1, 16, 32))
+    arg2 = k.argument("arg2", (1, 32, 32))
+    if transposed:
+        alloc, alloc_0 = k.alloc((1, 16, 32), name="alloc"), k.alloc((1, 16, 32), name="alloc_0")
+        k.op("linalg.generic", reads=[arg0], writes=[k.view(alloc, [GEMM_TR])], fn=lambda x: x, name="extf")
+        k.op("linalg.generic", reads=[k.view(alloc, [GEMM_TR])], writes=[k.view(alloc_0, [GEMM_TR])],
+             fn=lambda x: x + 2.0, name="add2")
+        k.op("rock.gridwise_gemm", reads=[alloc_0, arg1], writes=[arg2], root=True, name="gemm")
+    else:
+        alloc, alloc_0 = k.alloc((1, 32, 16), name="alloc"), k.alloc((1, 32, 16), name="alloc_0")
+        k.op("linalg.generic", reads=[arg0], writes=[alloc], fn=lambda x: x, name="extf")
+        k.op("linalg.generic", reads=[alloc], writes=[alloc_0], fn=lambda x: x + 2.0, name="add2")
+        # rocMLIR's test applies #transform_map ([1, 32, 16] -> [1, 16, 32]) to a 1x32x16 buffer;
+        # the same PassThrough with the bounds that fit that buffer:
+        fitted = P('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough ["gemmG", "gemmK", "gemmM"] at '
+                   '[0, 1, 2] -> ["gemmG", "gemmK", "gemmM"] at [0, 2, 1]>] bounds = [1, 16, 32] -> [1, 32, 16]>')
+        k.op("rock.gridwise_gemm", reads=[k.view(alloc_0, [fitted]), arg1], writes=[arg2], root=True,
+             name="gemm")
+    return k
+
+
+def test_rocmlir_style_reproduces_the_input_fusion_tests():
+    plain = va.regularize(input_fusion_kernel(False), "rocmlir")
+    assert plain.log == ()  # every writer already writes its buffer directly: nothing to do
+    tr = va.regularize(input_fusion_kernel(True), "rocmlir")
+    r = tr.kernel
+    ops = {op.name: op for op in r.ops}
+    (first,) = ops["extf"].writes
+    (second,) = ops["add2"].writes
+    assert r.values[first].kind == r.values[second].kind == "alloc"
+    assert r.shape(first) == r.shape(second) == (1, 32, 16)
+    assert r.chain(ops["add2"].reads[0]) == (first, (GEMM_TR, GEMM_TR_INVERSE))  # %reTrAlloc
+    assert r.chain(ops["gemm"].reads[0]) == (second, (GEMM_TR_INVERSE,))  # %gemmIn
+    assert [e.rule for e in tr.log] == ["input path", "input path"]
+    for transposed in (False, True):
+        k = input_fusion_kernel(transposed)
+        assert_same_outputs(k, va.regularize(k, "rocmlir").kernel)
+        seed = va.regularize(k)
+        assert va.check_invariant(seed.kernel) == ()  # the seed moves the views to %arg0
+        assert_same_outputs(k, seed.kernel)
