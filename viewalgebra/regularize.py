@@ -282,15 +282,23 @@ def _cannot_push(k: Kernel, op: Op, operand: str) -> str | None:
         inverse = invert(k.chain(operand)[1])
     except ViewAlgebraError as e:
         return f"the view %{operand} cannot be inverted: {e}"
-    if inverse.kind != "bijective" or inverse.maps is None or not inverse.padding.is_empty():
-        return (f"the view %{operand} is not a bijection onto its buffer ({inverse.kind}"
-                f"{', with padding' if not inverse.padding.is_empty() else ''}): its views stay")
+    if inverse.maps is None or inverse.kind == "not-injective":
+        return f"the view %{operand} has no inverse in rock ops ({inverse.kind}): its views stay"
+    # Iterating over the whole buffer instead of the op's space: a read may skip buffer elements
+    # nobody reads (not onto), but not padding the op computed with; a write may drop padding
+    # points (their stores were dropped anyway), but must not reach elements it never wrote.
+    if operand in op.reads and not inverse.padding.is_empty():
+        return f"the view %{operand} that {op.name} reads has padding: its views stay"
+    if operand in op.writes and inverse.kind != "bijective":
+        return (f"the view %{operand} that {op.name} writes does not cover its buffer "
+                f"({inverse.kind}): its views stay")
     return None
 
 
 def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]) -> None:
     _, chain = k.chain(operand)
-    inverse = invert(chain).maps
+    result = invert(chain)
+    inverse, exact = result.maps, result.padding.is_empty()
     if inverse is None:  # checked by _cannot_push
         raise RegularizeError(f"R2 at {op.name}: %{operand} lost its inverse")
 
@@ -298,8 +306,9 @@ def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]
         if v == operand:
             return anchor
         buffer, own = k.chain(v)
-        # Proof: the new iteration point C(x) must reach through (C^-1, own) what x reached.
-        _prove(k.shape(v), own, (*chain, *inverse, *own), exact=True, what=f"R2 at {op.name}: %{v}")
+        # Proof: the new iteration point C(x) must reach through (C^-1, own) what x reached (all
+        # of it, unless x was padding of a written view: then it reached nothing that mattered).
+        _prove(k.shape(v), own, (*chain, *inverse, *own), exact=exact, what=f"R2 at {op.name}: %{v}")
         return k.view(buffer, (*inverse, *own), name=f"{v}_r")
 
     k.replace_op(op, with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
