@@ -522,3 +522,43 @@ def test_bug_1546_gets_exactly_four_copies_in_rocmlir_style():
     seed = va.regularize(k)
     assert va.check_invariant(seed.kernel, seed.fusing) == ()  # the readers of the padded output too
     assert_same_outputs(k, seed.kernel)
+
+
+def test_a_slice_reader_rocmlir_cannot_invert():
+    # The output path inverts the reader's Slice: rocMLIR's table fails on it, the certified Pad
+    # inverse succeeds, and the gemm's stores outside the slice (which nobody reads) are dropped.
+    piece = P('<affine_map<(d0, d1, d2) -> (d0, d1 + 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
+              '<Slice{2, 6} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
+              'bounds = [1, 4, 8] -> [1, 8, 8]>')
+    assert va.rocmlir_invert(piece).maps is None
+    k = va.Kernel("slice")
+    a, b = k.argument("a", (1, 3, 8)), k.argument("b", (1, 3, 8))
+    out = k.argument("out", (1, 4, 8))
+    c = k.alloc((1, 8, 8), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k.op("linalg.generic", reads=[k.view(c, [piece])], writes=[out], fn=np.tanh, name="tanh")
+    seed, rocmlir = va.regularize(k), va.regularize(k, "rocmlir")
+    assert va.check_invariant(seed.kernel, seed.fusing) == ()  # tanh writes %out through a Pad
+    assert_same_outputs(k, seed.kernel)
+    # rocMLIR's output path: the reader reads a fresh 1x4x8 buffer, the gemm writes it through the Pad.
+    tanh = [op for op in rocmlir.kernel.ops if op.name == "tanh"][0]
+    assert rocmlir.kernel.chain(tanh.reads[0])[1] == () and rocmlir.kernel.shape(tanh.reads[0]) == (1, 4, 8)
+    assert_same_outputs(k, rocmlir.kernel)
+
+
+def test_a_broadcast_reader_keeps_its_view():
+    bcast = P('<affine_map<(d0, d1, d2) -> (d0, d1 mod 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
+              '<Broadcast{2} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
+              'bounds = [1, 6, 4] -> [1, 2, 4]>')
+    k = va.Kernel("bcast")
+    a, b = k.argument("a", (1, 3, 2)), k.argument("b", (1, 3, 4))
+    out = k.argument("out", (1, 6, 4))
+    c = k.alloc((1, 2, 4), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k.op("linalg.generic", reads=[k.view(c, [bcast])], writes=[out], fn=np.tanh, name="tanh")
+    result = va.regularize(k)
+    (stop,) = [r for r in result.log if r.rule == "stop"]
+    assert stop.op == "tanh" and "not-injective" in stop.note
+    assert_same_outputs(k, result.kernel)
+    with pytest.raises(va.RegularizeError, match="is not invertible"):
+        va.regularize(k, "rocmlir")
