@@ -21,12 +21,16 @@ from typing import Literal
 
 import islpy as isl
 
+from .budget import run_bounded
 from .errors import RegularizeError, ViewAlgebraError
 from .graph import ELEMENTWISE_KINDS, BufferValue, Kernel, Op, with_operands
 from .invert import invert
 from .maps.relations import box, chain_function
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap
+
+ISL_TIMEOUT = 60.0
+"""Seconds of ISL work one proof or region check may take (``QueryTimeoutError`` beyond)."""
 
 Rule = Literal["R1", "R2", "fill", "stop", "input path", "output path", "copy"]
 
@@ -225,16 +229,24 @@ def _access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
 def _prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tuple[TransformMap, ...],
            *, exact: bool, what: str) -> None:
     """ISL's check that an operand reaches the same elements after a rewrite as before."""
-    old, new = _access(shape, before), _access(shape, after)
-    if not (new.is_equal(old) if exact else new.is_subset(old)):
+    def holds() -> bool:
+        old, new = _access(shape, before), _access(shape, after)
+        return new.is_equal(old) if exact else new.is_subset(old)
+
+    if not run_bounded(holds, ISL_TIMEOUT, what):
         raise RegularizeError(f"internal: {what} failed its ISL proof (please report)")
 
 
 def _inside(k: Kernel, value: str, region: isl.Set) -> bool:
     """Whether every element that ``value`` reaches in its buffer lies in ``region``."""
     _, chain = k.chain(value)
-    reached = box(k.shape(value)) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
-    return reached.is_subset(region)
+    shape = k.shape(value)
+
+    def holds() -> bool:
+        reached = box(shape) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
+        return reached.is_subset(region)
+
+    return run_bounded(holds, ISL_TIMEOUT, f"the region %{value} reaches")
 
 
 def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite]) -> None:
