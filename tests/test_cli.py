@@ -20,7 +20,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_show_the_bundled_example():
-    result = run("show", str(EXAMPLE))
+    result = run("check", str(EXAMPLE))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("lint: clean") == 5
     assert "    y = floor((Mod(gemmK, 9))/3)" in result.stdout
@@ -36,7 +36,7 @@ def test_show_the_bundled_example():
 
 
 def test_show_json():
-    result = run("show", "--json", str(EXAMPLE))
+    result = run("check", "--json", str(EXAMPLE))
     report = json.loads(result.stdout)
     assert [m["name"] for m in report["maps"]] == [
         "conv_input_g", "conv_input_pad", "conv_input_embed", "conv_input_gemm"]
@@ -52,7 +52,7 @@ def test_show_json():
 
 
 def test_findings_exit_1():
-    result = run("show", str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir"))
+    result = run("check", str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir"))
     assert result.returncode == 1
     assert "lint: affine-map-mismatch" in result.stdout
 
@@ -66,15 +66,15 @@ def test_findings_exit_1():
 def test_bad_input_exits_2_with_one_located_line(tmp_path, content, message):
     path = tmp_path / "bad.mlir"
     path.write_text(content)
-    result = run("show", str(path))
+    result = run("check", str(path))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_missing_file_exits_2():
-    result = run("show", "no/such/file.mlir")
-    assert result.returncode == 2 and "cannot read no/such/file.mlir" in result.stderr
+    result = run("check", "no/such/file.mlir")
+    assert result.returncode == 2 and "no/such/file.mlir: no such file" in result.stderr
 
 
 @pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
@@ -82,3 +82,59 @@ def test_missing_file_exits_2():
 def test_documentation_examples_run(path):
     for code in re.findall(r"```python\n(.*?)```", path.read_text(), re.S):
         exec(compile(code, str(path), "exec"), {})  # noqa: S102
+
+
+PAD_4_6 = '<affine_map<(d0) -> (d0 - 4)> by [<Pad{4, 6} ["x"] at [0] -> ["y"] at [0]>] bounds = [24] -> [14]>'
+
+
+def test_show_prints_formulas_only():
+    result = run("show", str(EXAMPLE))
+    assert result.returncode == 0
+    assert "    ho = floor((Mod(gemmN, 3136))/56)" in result.stdout
+    assert "  address = 802816*gemmG" in result.stdout
+    assert "lint:" not in result.stdout and "inverse" not in result.stdout
+
+
+def test_invert_a_map_given_as_text():
+    result = run("invert", '<affine_map<(d0) -> (d0 - 2)> by [<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>] '
+                           'bounds = [7] -> [4]>')
+    assert result.returncode == 0
+    assert '<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>' in result.stdout
+    assert "      x = y + 2" in result.stdout and "rocMLIR: fails (Pad is unsupported)" in result.stdout
+
+
+def test_vectorize_flags_an_unsound_rocmlir_answer():
+    result = run("vectorize", "--dim", "0", "--length", "12", PAD_4_6)
+    assert result.returncode == 1  # a finding: rocMLIR's answer is unsound
+    assert "exact 2, rocMLIR 4: rocMLIR unsound" in result.stdout
+    report = json.loads(run("vectorize", "--json", "--dim", "0", "--length", "12", "--bits", "128",
+                            "--dtype", "f16", PAD_4_6).stdout)
+    (vector,) = report["views"][0]["vectors"]
+    assert vector["exact"] == 2 and vector["with_options"]["cap"] == 8
+
+
+def test_vectorize_bad_dim_exits_2():
+    result = run("vectorize", "--dim", "3", PAD_4_6)
+    assert result.returncode == 2 and "dim 3 out of range" in result.stderr
+
+
+def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
+    (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
+    (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")
+    result = run("check", str(tmp_path))
+    assert result.returncode == 2
+    assert f"[1/2] {tmp_path / 'a.mlir'}" in result.stderr and f"[2/2] {tmp_path / 'b.mlir'}" in result.stderr
+    assert "b.mlir:1:56: expected a name of a known transform" in result.stderr
+    assert "view %3 (line 36)" in result.stdout  # the good file is still reported
+
+
+def test_not_a_file_nor_a_map_exits_2():
+    result = run("check", "nothing-here")
+    assert result.returncode == 2
+    assert result.stderr == "viewalgebra: nothing-here: no such file, and not a transform map in rocMLIR syntax\n"
+
+
+def test_every_command_has_help():
+    for command in ("check", "show", "invert", "vectorize"):
+        result = run(command, "--help")
+        assert result.returncode == 0 and "--json" in result.stdout

@@ -1,6 +1,7 @@
-"""The ``viewalgebra`` command line.
+"""The ``viewalgebra`` command line: ``check``, ``show``, ``invert``, ``vectorize``.
 
-Exit codes: 0 nothing to report, 1 findings (hazards), 2 bad input (one line on stderr).
+Exit codes: 0 nothing to report, 1 findings (hazards, an unsound rocMLIR answer), 2 bad input
+(one line on stderr).
 """
 
 from __future__ import annotations
@@ -8,54 +9,137 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import (
+    Buffer,
+    ParsedMap,
+    ParsedView,
     TransformMap,
+    View,
     ViewAlgebraError,
     compare_vector_lengths,
     dim_names,
+    elements_per_access,
     format_formulas,
     invert,
     lint,
+    max_vector_length,
     parse_mlir_transform_maps,
     parse_mlir_views,
+    read_transform_map,
     rocmlir_invert,
     sympy_formulas,
 )
 from . import print_transform_map as print_map
 
+_COMMANDS = {
+    "check": "every map and view of an .mlir file (or a directory of them): lint, inverse, "
+             "exact vector lengths beside rocMLIR's; exit 1 on findings or an unsound rocMLIR answer",
+    "show": "the formulas of every map (one per lower dim) and the address formula of every view",
+    "invert": "the certified inverse of every map, beside rocMLIR's",
+    "vectorize": "the exact vector length along one dim of every view, beside rocMLIR's; "
+                 "exit 1 when rocMLIR's answer is unsound",
+}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="viewalgebra", description="Exact algebra of rocMLIR tensor views.")
+        prog="viewalgebra", description="Exact algebra of rocMLIR tensor views. Exit status: 0 "
+        "nothing to report, 1 findings, 2 bad input (one line on stderr).")
     commands = parser.add_subparsers(dest="command", required=True)
-    show = commands.add_parser(
-        "show", help="every transform map and view of an .mlir file: formulas and lint",
-        description="Print every transform map of an .mlir file (rocMLIR text, one formula per "
-                    "lower dim, lint findings) and every view its rock.transform chains build, "
-                    "with the exact vector length of each dim beside rocMLIR's. Exit status 1 "
-                    "when there are findings or rocMLIR's answer is unsound.")
-    show.add_argument("file", type=Path, help="an .mlir file")
-    show.add_argument("--json", action="store_true", help="machine-readable output")
+    for name, text in _COMMANDS.items():
+        sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or one "
+                                       "transform map in rocMLIR syntax")
+        sub.add_argument("--json", action="store_true", help="machine-readable output")
+        sub.add_argument("--dtype", default="f32",
+                         help="element type of the buffer under a map given as text (default f32)")
+        if name == "vectorize":
+            sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
+            sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
+            sub.add_argument("--bits", type=int,
+                             help="cap the answer at this many bits per access (e.g. 128)")
+            sub.add_argument("--power-of-two", action="store_true", help="powers of two only")
+            sub.add_argument("--aligned", action="store_true",
+                             help="also require start addresses that are multiples of the length")
     args = parser.parse_args(argv)
     try:
-        report = _show(args.file)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"viewalgebra: cannot read {args.file}: {e}", file=sys.stderr)
+        inputs = _inputs(args.input, args.command)
+    except _InputError as e:
+        print(f"viewalgebra: {e}", file=sys.stderr)
         return 2
-    except ViewAlgebraError as e:
-        print(f"viewalgebra: {args.file}:{e}", file=sys.stderr)
-        return 2
+    reports: list[dict[str, Any]] = []
+    failed = False
+    for i, (label, load) in enumerate(inputs, start=1):
+        if len(inputs) > 1:
+            print(f"[{i}/{len(inputs)}] {label}", file=sys.stderr)
+        try:
+            reports.append(_report(args, label, load()))
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"viewalgebra: cannot read {label}: {e}", file=sys.stderr)
+            failed = True
+        except _InputError as e:
+            print(f"viewalgebra: {e}", file=sys.stderr)
+            failed = True
     try:
-        print(json.dumps(report, indent=2) if args.json else _render(report))
+        if args.json:
+            print(json.dumps(reports[0] if len(inputs) == 1 and reports else reports, indent=2))
+        elif reports:
+            print("\n\n".join(_render(r) for r in reports))
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
-    has_findings = any(item["findings"] for item in report["maps"] + report["views"]) or any(
-        vec["verdict"] == "rocMLIR unsound" for v in report["views"] for vec in v["vectors"])
-    return 1 if has_findings else 0
+    if failed:
+        return 2
+    return 1 if any(_has_findings(r) for r in reports) else 0
+
+
+class _InputError(Exception):
+    """Bad input, reported in one line with exit status 2."""
+
+
+def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
+    """(label, loader of the .mlir text) per input; a map given as text is a file of one map."""
+    path = Path(arg)
+    if path.is_dir():
+        files = sorted(path.glob("*.mlir"))
+        if command != "check" or not files:
+            raise _InputError(f"{arg}: a directory needs the check command and .mlir files in it")
+        return [(str(f), f.read_text) for f in files]
+    if path.is_file():
+        return [(arg, path.read_text)]
+    if arg.lstrip().startswith(("#rock.transform_map", "<")):
+        return [("<map>", lambda: arg)]
+    raise _InputError(f"{arg}: no such file, and not a transform map in rocMLIR syntax")
+
+
+def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
+    try:
+        if label == "<map>":
+            parsed = read_transform_map(text, strict=False)
+            tm = parsed.map
+            buffer = Buffer(tm.lower_bounds, args.dtype) if tm is not None else None
+            views = [] if tm is None or buffer is None else [("map", View(buffer, (tm,), strict=False), 1)]
+            maps = [parsed]
+        else:
+            maps = list(parse_mlir_transform_maps(text))
+            views = [(v.name, _built(v), v.line) for v in parse_mlir_views(text)]
+        return _analyse(args, label, maps, views)
+    except ViewAlgebraError as e:
+        raise _InputError(f"{label}:{e}") from None
+
+
+def _built(v: ParsedView) -> View:
+    if v.view is None:
+        raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
+    return v.view
+
+
+def _has_findings(report: dict[str, Any]) -> bool:
+    return any(item.get("findings") for item in report["maps"] + report["views"]) or any(
+        vec["verdict"] == "rocMLIR unsound" for v in report["views"] for vec in v.get("vectors", []))
 
 
 def _findings(found: Sequence[Any]) -> list[dict[str, Any]]:
@@ -63,36 +147,42 @@ def _findings(found: Sequence[Any]) -> list[dict[str, Any]]:
              "point": list(f.point) if f.point is not None else None} for f in found]
 
 
-def _show(path: Path) -> dict[str, Any]:
-    text = path.read_text()
+def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
+             views: list[tuple[str, View, int]]) -> dict[str, Any]:
+    command = args.command
     maps: list[dict[str, Any]] = []
-    for m in parse_mlir_transform_maps(text):
-        if m.map is None:  # only with errors="collect"
+    for m in parsed if command != "vectorize" else []:
+        if m.map is None:
             continue
         usable = not any(f.code == "unusable" for f in lint(m.map))
-        maps.append({
+        entry: dict[str, Any] = {
             "name": m.name, "form": m.form, "line": m.line, "column": m.column,
             "text": print_map(m.map, affine_map=None if usable else m.written),
-            "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds),
-            "formulas": _formulas(m.map) if usable else [],
-            "findings": _findings(lint(m)),
-            "inverse": _inverse(m.map) if usable else None,
-        })
-    views: list[dict[str, Any]] = []
-    for v in parse_mlir_views(text):
-        if v.view is None:
-            raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
-        findings = lint(v.view)
+            "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds)}
+        if command in ("check", "show"):
+            entry["formulas"] = _formulas(m.map) if usable else []
+        if command == "check":
+            entry["findings"] = _findings(lint(m))
+        if command in ("check", "invert"):
+            entry["inverse"] = _inverse(m.map) if usable else None
+        maps.append(entry)
+    out_views: list[dict[str, Any]] = []
+    for name, view, line in views if command != "invert" else []:
+        findings = lint(view)
         usable = not any(f.code == "unusable" for f in findings)
-        views.append({
-            "name": v.name, "line": v.line, "column": v.column,
-            "buffer": str(v.view.buffer), "shape": list(v.view.shape),
-            "maps": len(v.view.maps), "findings": _findings(findings),
-            "address": None if not usable else format_formulas(sympy_formulas(
-                v.view, upper=dim_names(v.view.maps[0], "upper") if v.view.maps else None))[0],
-            "vectors": [_vectors(v.view, d) for d in range(v.view.rank)] if usable else [],
-        })
-    return {"file": str(path), "maps": maps, "views": views}
+        entry = {"name": name, "line": line, "buffer": str(view.buffer), "shape": list(view.shape),
+                 "maps": len(view.maps)}
+        if command == "check":
+            entry["findings"] = _findings(findings)
+        if command in ("check", "show"):
+            entry["address"] = None if not usable else format_formulas(sympy_formulas(
+                view, upper=dim_names(view.maps[0], "upper") if view.maps else None))[0]
+        if command == "check":
+            entry["vectors"] = [_vectors(view, d) for d in range(view.rank)] if usable else []
+        if command == "vectorize":
+            entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
+        out_views.append(entry)
+    return {"file": label, "maps": maps, "views": out_views}
 
 
 def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
@@ -117,11 +207,21 @@ def _inverse(tm: TransformMap) -> dict[str, Any]:
     }
 
 
-def _vectors(view: Any, dim: int) -> dict[str, Any]:
-    c = compare_vector_lengths(view, dim)
-    w = c.exact.witness
-    return {"dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
-            "rocmlir": c.rocmlir, "verdict": c.verdict, "witness": None if w is None else str(w)}
+def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dict[str, Any]:
+    if not 0 <= dim < view.rank:
+        raise ViewAlgebraError(f"dim {dim} out of range for a view of rank {view.rank}")
+    c = compare_vector_lengths(view, dim, getattr(args, "length", None))
+    entry: dict[str, Any] = {
+        "dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
+        "rocmlir": c.rocmlir, "verdict": c.verdict,
+        "witness": None if c.exact.witness is None else str(c.exact.witness)}
+    if args is not None and (args.bits or args.power_of_two or args.aligned):
+        cap = elements_per_access(view, args.bits) if args.bits else None
+        options = max_vector_length(view, dim, args.length, max_elements=cap,
+                                    power_of_two=args.power_of_two, aligned=args.aligned)
+        entry["with_options"] = {"length": options.length, "legal": list(options.legal), "cap": cap,
+                                 "witness": None if options.witness is None else str(options.witness)}
+    return entry
 
 
 def _render(report: dict[str, Any]) -> str:
@@ -130,21 +230,27 @@ def _render(report: dict[str, Any]) -> str:
         title = f"#{m['name']}" if m["name"] else f"{m['form']} map"
         out.append(f"{title} (line {m['line']}): {m['upper_bounds']} -> {m['lower_bounds']}")
         out.append(f"  {m['text']}")
-        out.extend(f"    {f}" for f in m["formulas"])
-        out.extend(_render_findings(m["findings"]))
-        if m["inverse"] is not None:
+        out.extend(f"    {f}" for f in m.get("formulas", []))
+        if "findings" in m:
+            out.extend(_render_findings(m["findings"]))
+        if m.get("inverse") is not None:
             out.extend(_render_inverse(m["inverse"]))
     for v in report["views"]:
-        out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} "
-                   f"map(s), shape {v['shape']}")
-        out.extend(_render_findings(v["findings"]))
-        if v["address"]:
+        out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} map(s), "
+                   f"shape {v['shape']}")
+        if "findings" in v:
+            out.extend(_render_findings(v["findings"]))
+        if v.get("address"):
             out.append(f"  {v['address']}")
-        for vec in v["vectors"]:
+        for vec in v.get("vectors", []):
             out.append(f"  vector length along dim {vec['dim']} (size {vec['size']}): exact "
                        f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}")
             if vec["witness"]:
                 out.append(f"    next candidate {vec['witness']}")
+            if "with_options" in vec:
+                opt = vec["with_options"]
+                cap = f" (cap {opt['cap']})" if opt["cap"] else ""
+                out.append(f"    with the options{cap}: {opt['length']}, legal {opt['legal']}")
     if not out:
         out.append(f"{report['file']}: no transform maps")
     return "\n".join(out)
