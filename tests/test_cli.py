@@ -138,3 +138,10 @@ def test_every_command_has_help():
     for command in ("check", "show", "invert", "vectorize"):
         result = run(command, "--help")
         assert result.returncode == 0 and "--json" in result.stdout
+
+
+def test_the_api_reference_names_every_public_name():
+    import viewalgebra as va
+
+    text = (ROOT / "docs" / "api.md").read_text()
+    assert [n for n in va.__all__ if f"| `{n}" not in text] == []
