@@ -80,8 +80,9 @@ def test_missing_file_exits_2():
 @pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
                          ids=lambda p: p.name)
 def test_documentation_examples_run(path):
+    namespace: dict[str, object] = {}  # the blocks of one page run top to bottom, like a session
     for code in re.findall(r"```python\n(.*?)```", path.read_text(), re.S):
-        exec(compile(code, str(path), "exec"), {})  # noqa: S102
+        exec(compile(code, str(path), "exec"), namespace)  # noqa: S102
 
 
 PAD_4_6 = '<affine_map<(d0) -> (d0 - 4)> by [<Pad{4, 6} ["x"] at [0] -> ["y"] at [0]>] bounds = [24] -> [14]>'
