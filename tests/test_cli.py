@@ -146,3 +146,17 @@ def test_the_api_reference_names_every_public_name():
 
     text = (ROOT / "docs" / "api.md").read_text()
     assert [n for n in va.__all__ if f"| `{n}" not in text] == []
+
+
+def test_draw_writes_an_svg(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "pad.svg"
+    result = run("draw", '<affine_map<(d0, d1) -> (d0 - 1, d1 - 2)> by [<Pad{1, 1, 2, 2} ["h", "w"] at [0, 1] -> '
+                         '["h", "w"] at [0, 1]>] bounds = [6, 8] -> [4, 4]>', "-o", str(out))
+    assert result.returncode == 0 and result.stdout == f"wrote {out}\n"
+    assert ET.fromstring(out.read_text().split("?>", 1)[1]).tag.endswith("svg")
+    refused = run("draw", str(EXAMPLE), "--rows", "1", "--cols", "2", "-o", str(tmp_path / "big.svg"))
+    assert refused.returncode == 2 and "too large to read" in refused.stderr
+    bad = run("draw", str(EXAMPLE), "--fixed", "x", "-o", str(tmp_path / "bad.svg"))
+    assert bad.returncode == 2 and "--fixed x: expected DIM=COORD" in bad.stderr

@@ -1,6 +1,7 @@
 """viewalgebra: exact algebra of rocMLIR tensor views as ISL relations."""
 
 from .budget import QueryTimeoutError
+from .draw import DrawError, draw_svg
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -79,6 +80,7 @@ __all__ = [
     "Comparison",
     "ConstDim",
     "CoordinateError",
+    "DrawError",
     "Embed",
     "Finding",
     "InvalidTransformError",
@@ -115,6 +117,7 @@ __all__ = [
     "compare_vector_lengths",
     "compose_affine",
     "dim_names",
+    "draw_svg",
     "dtype_bits",
     "elements_per_access",
     "evaluate",

@@ -1,4 +1,4 @@
-"""The ``viewalgebra`` command line: ``check``, ``show``, ``invert``, ``vectorize``.
+"""The ``viewalgebra`` command line: ``check``, ``show``, ``invert``, ``vectorize``, ``draw``.
 
 Exit codes: 0 nothing to report, 1 findings (hazards, an unsound rocMLIR answer), 2 bad input
 (one line on stderr).
@@ -22,6 +22,7 @@ from . import (
     ViewAlgebraError,
     compare_vector_lengths,
     dim_names,
+    draw_svg,
     elements_per_access,
     format_formulas,
     invert,
@@ -42,6 +43,8 @@ _COMMANDS = {
     "invert": "the certified inverse of every map, beside rocMLIR's",
     "vectorize": "the exact vector length along one dim of every view, beside rocMLIR's; "
                  "exit 1 when rocMLIR's answer is unsound",
+    "draw": "an SVG picture of a view's buffer addresses on a 2-D slice, padding shaded and the "
+            "maximal vector runs outlined",
 }
 
 
@@ -65,7 +68,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             sub.add_argument("--power-of-two", action="store_true", help="powers of two only")
             sub.add_argument("--aligned", action="store_true",
                              help="also require start addresses that are multiples of the length")
+        if name == "draw":
+            sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
+            sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
+            sub.add_argument("--rows", type=int, help="the dim drawn down the rows")
+            sub.add_argument("--cols", type=int, help="the dim drawn along the columns")
+            sub.add_argument("--fixed", action="append", default=[], metavar="DIM=COORD",
+                             help="the coordinate of a dim that is not drawn (repeatable)")
+            sub.add_argument("--vector-dim", type=int, help="the dim whose vector runs are outlined")
     args = parser.parse_args(argv)
+    if args.command == "draw":
+        return _draw(args)
     try:
         inputs = _inputs(args.input, args.command)
     except _InputError as e:
@@ -96,6 +109,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if any(_has_findings(r) for r in reports) else 0
 
 
+def _draw(args: argparse.Namespace) -> int:
+    try:
+        ((label, load),) = _inputs(args.input, "draw")
+        views = _views(args, label, load())
+        if not views:
+            raise _InputError(f"{label}: no view to draw")
+        chosen = [v for name, v, _ in views if args.view in (None, name)]
+        if not chosen:
+            raise _InputError(f"{label}: no view {args.view} (there are {', '.join(n for n, _, _ in views)})")
+        fixed: dict[int, int] = {}
+        for item in args.fixed:
+            dim, _, coord = item.partition("=")
+            if not (dim.strip().isdigit() and coord.strip().lstrip("-").isdigit()):
+                raise _InputError(f"--fixed {item}: expected DIM=COORD, e.g. --fixed 0=3")
+            fixed[int(dim)] = int(coord)
+        svg = draw_svg(chosen[0], rows=args.rows, cols=args.cols, fixed=fixed or None,
+                       vector_dim=args.vector_dim)
+        Path(args.output).write_text(svg)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"viewalgebra: {e}", file=sys.stderr)
+        return 2
+    except ViewAlgebraError as e:
+        print(f"viewalgebra: {args.input}: {e}", file=sys.stderr)
+        return 2
+    except _InputError as e:
+        print(f"viewalgebra: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output}")
+    return 0
+
+
 class _InputError(Exception):
     """Bad input, reported in one line with exit status 2."""
 
@@ -117,18 +161,21 @@ def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
 
 def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
     try:
-        if label == "<map>":
-            parsed = read_transform_map(text, strict=False)
-            tm = parsed.map
-            buffer = Buffer(tm.lower_bounds, args.dtype) if tm is not None else None
-            views = [] if tm is None or buffer is None else [("map", View(buffer, (tm,), strict=False), 1)]
-            maps = [parsed]
-        else:
-            maps = list(parse_mlir_transform_maps(text))
-            views = [(v.name, _built(v), v.line) for v in parse_mlir_views(text)]
-        return _analyse(args, label, maps, views)
+        maps = [read_transform_map(text, strict=False)] if label == "<map>" else list(
+            parse_mlir_transform_maps(text))
+        return _analyse(args, label, maps, _views(args, label, text))
     except ViewAlgebraError as e:
         raise _InputError(f"{label}:{e}") from None
+
+
+def _views(args: argparse.Namespace, label: str, text: str) -> list[tuple[str, View, int]]:
+    """The views of a file, or a map given as text seen over a row-major buffer of ``--dtype``."""
+    if label == "<map>":
+        tm = read_transform_map(text, strict=False).map
+        if tm is None:
+            return []
+        return [("map", View(Buffer(tm.lower_bounds, args.dtype), (tm,), strict=False), 1)]
+    return [(v.name, _built(v), v.line) for v in parse_mlir_views(text)]
 
 
 def _built(v: ParsedView) -> View:
