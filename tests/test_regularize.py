@@ -86,14 +86,20 @@ def test_pr1579_example_reaches_the_invariant_with_the_same_outputs():
     assert va.check_invariant(k)  # the input kernel is untouched
 
 
-def test_output_fusion_through_a_transpose():
+def gemm_then_transposed_generic(m: int, n: int) -> va.Kernel:
+    """gemm -> %c [1, m, n] -> exp through a transpose -> %out [1, n, m]."""
     k = va.Kernel("out")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 5))
-    out = k.argument("out", (1, 5, 4))
-    c = k.alloc((1, 4, 5), name="c")
+    a, b = k.argument("a", (1, 3, m)), k.argument("b", (1, 3, n))
+    out = k.argument("out", (1, n, m))
+    c = k.alloc((1, m, n), name="c")
     k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
-    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 5, 4), (1, 4, 5))])], writes=[out],
+    k.op("linalg.generic", reads=[k.view(c, [transpose((1, n, m), (1, m, n))])], writes=[out],
          fn=np.exp, name="exp")
+    return k
+
+
+def test_output_fusion_through_a_transpose():
+    k = gemm_then_transposed_generic(4, 5)
     result = va.regularize(k)
     assert va.check_invariant(result.kernel) == ()
     assert [r.rule for r in result.log] == ["R2"]
@@ -228,13 +234,7 @@ def test_a_wrong_inverse_fails_the_isl_proof(monkeypatch):
         return dataclasses.replace(result, maps=(identity(shape),)) if result.maps else result
 
     monkeypatch.setattr(rewriting, "invert", wrong)
-    k = va.Kernel("out")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
-    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
-         fn=np.exp, name="exp")
+    k = gemm_then_transposed_generic(4, 4)
     with pytest.raises(va.RegularizeError, match="failed its ISL proof"):
         va.regularize(k)
 
@@ -418,13 +418,7 @@ def test_rocmlir_style_isolates_several_transforming_readers_with_copies():
 def test_vector_lengths_follow_the_fused_ops_after_regularization():
     # The gemm writes %c row-major, but the fused generic stores c[g, m, n] into out[g, n, m]:
     # the store's true vector length along m is 4, along n 1. %c alone would say 4 along n.
-    k = va.Kernel("out")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
-    k.op("linalg.generic", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
-         fn=np.exp, name="exp")
+    k = gemm_then_transposed_generic(4, 4)
     with pytest.raises(va.RegularizeError, match="regularize the kernel first"):
         k.fused_views(k.ops[0], "c")
     r = va.regularize(k).kernel
