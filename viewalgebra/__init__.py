@@ -27,6 +27,7 @@ from .maps.relations import (
     valid_set,
     view_function,
 )
+from .maps.reshape import collapse_shape_map, expand_shape_map
 from .maps.sympy_formulas import (
     chain_affine_map,
     compose_affine,
@@ -114,6 +115,7 @@ __all__ = [
     "affine_map_of",
     "chain_affine_map",
     "check_invariant",
+    "collapse_shape_map",
     "compare_vector_lengths",
     "compose_affine",
     "dim_names",
@@ -122,6 +124,7 @@ __all__ = [
     "elements_per_access",
     "evaluate",
     "evaluate_array",
+    "expand_shape_map",
     "format_formulas",
     "formulas",
     "invert",
