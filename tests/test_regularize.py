@@ -323,6 +323,8 @@ def test_generated_kernels_reach_the_invariant_with_the_same_outputs(kernel):
     result = va.regularize(kernel)
     assert va.check_invariant(result.kernel, result.fusing) == ()
     assert_same_outputs(kernel, result.kernel)
+    rocmlir = va.regularize(kernel, "rocmlir")
+    assert_same_outputs(kernel, rocmlir.kernel)
 
 
 # }}}
