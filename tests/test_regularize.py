@@ -558,3 +558,34 @@ def test_a_broadcast_reader_keeps_its_view():
     assert_same_outputs(k, result.kernel)
     with pytest.raises(va.RegularizeError, match="is not invertible"):
         va.regularize(k, "rocmlir")
+
+
+def test_rocmlir_style_annotates_the_major_tensor():
+    """unknown-path__regularize_major_tensor_number.mlir by hand: inputs %arg0 (through a view)
+    and %arg3, both 64x64x64 (here 4x4x4): the tie goes to input 0."""
+    ident = identity((4, 4, 4))
+    tr = transpose((4, 4, 4), (4, 4, 4))
+    k = va.Kernel("rock_gemm")
+    arg0, arg1 = k.argument("arg0", (4, 4, 4)), k.argument("arg1", (4, 4, 4))
+    arg2, arg3 = k.argument("arg2", (4, 4, 4)), k.argument("arg3", (4, 4, 4))
+    alloc = k.alloc((4, 4, 4), name="alloc")
+    k.op("linalg.generic", reads=[k.view(arg0, [ident]), arg3], writes=[alloc], fn=lambda x, y: x + y,
+         name="add", iterator_types=("parallel",) * 3)
+    k.op("rock.gridwise_gemm", reads=[k.view(alloc, [tr]), arg1], writes=[arg2], root=True, name="gemm")
+    result = va.regularize(k, "rocmlir")
+    (generic,) = [op for op in result.kernel.ops if op.kind == "linalg.generic"]
+    assert generic.attr("rock.majorTensorNumber") == 0
+    assert_same_outputs(k, result.kernel)
+
+
+def test_a_reduction_generic_is_illegal_in_rocmlir_style():
+    k = va.Kernel("invalid_generic_reduction")
+    a, out = k.argument("a", (2, 3)), k.argument("out", (2, 3))
+    c = k.alloc((2, 3), name="c")
+    k.op("some.root", reads=[a], writes=[c], root=True, fn=lambda x: x, name="root")
+    k.op("linalg.generic", reads=[c], writes=[out], fn=lambda x: x, name="reduce_like",
+         iterator_types=("reduction", "parallel"))
+    with pytest.raises(va.RegularizeError, match="Only fully parallel supported .* explicitly marked illegal"):
+        va.regularize(k, "rocmlir")
+    seed = va.regularize(k)  # the seed treats it as an op views cannot be pushed through
+    assert not [op for op in seed.kernel.ops if op.name == "reduce_like"][0].elementwise

@@ -78,6 +78,13 @@ class Op:
     def attr(self, key: str, default: Any = None) -> Any:
         return dict(self.attrs).get(key, default)
 
+    @property
+    def elementwise(self) -> bool:
+        """Parallel and elementwise: a view can be pushed through it. A ``linalg.generic`` with
+        ``iterator_types`` other than ``"parallel"`` (e.g. a reduction) is not."""
+        iterators = self.attr("iterator_types", ())
+        return self.kind in ELEMENTWISE_KINDS and all(it == "parallel" for it in iterators)
+
 
 @dataclass(slots=True)
 class Kernel:
@@ -238,7 +245,7 @@ class Kernel:
             if not links:
                 raise RegularizeError(f"fused_views: %{buffer} has no {'writer' if loading else 'reader'}")
             for fusee, used in links:
-                if fusee.kind not in ELEMENTWISE_KINDS:
+                if not fusee.elementwise:
                     raise RegularizeError(f"fused_views: {fusee.name} ({fusee.kind}) is not elementwise")
                 if self.chain(used)[1]:
                     raise RegularizeError(

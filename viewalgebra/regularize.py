@@ -16,14 +16,15 @@ op has padding, the fresh allocation is filled with zeros first, so padding stil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import islpy as isl
 
 from .budget import run_bounded
 from .errors import RegularizeError, ViewAlgebraError
-from .graph import ELEMENTWISE_KINDS, BufferValue, Kernel, Op, with_operands
+from .graph import BufferValue, Kernel, Op, with_operands
 from .invert import invert
 from .maps.relations import box, chain_function
 from .maps.syntax import print_transform_map
@@ -139,7 +140,7 @@ def _mark(k: Kernel, anchors: dict[str, str | None]) -> None:
         changed = False
         for name in list(anchors):
             op = _op(k, name)
-            if anchors[name] is not None and op.kind not in ELEMENTWISE_KINDS:
+            if anchors[name] is not None and not op.elementwise:
                 continue
             for value in (*op.reads, *op.writes):
                 buffer = k.chain(value)[0]
@@ -158,7 +159,7 @@ def _step_r1(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
              stopped: set[tuple[str, str]]) -> bool:
     for name, anchor in list(anchors.items()):
         op = _op(k, name)
-        if anchor is not None and op.kind not in ELEMENTWISE_KINDS:
+        if anchor is not None and not op.elementwise:
             continue  # a fusee R2 cannot push through stops the propagation
         for value in (*op.reads, *op.writes):
             buffer, chain = k.chain(value)
@@ -285,7 +286,7 @@ def _step_r2(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
 
 
 def _cannot_push(k: Kernel, op: Op, operand: str) -> str | None:
-    if op.kind not in ELEMENTWISE_KINDS:
+    if not op.elementwise:
         return f"{op.kind} is not elementwise: its views stay, the propagation stops here"
     shapes = {k.shape(v) for v in (*op.reads, *op.writes)}
     if len(shapes) != 1:
@@ -337,12 +338,18 @@ def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]
 def _regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
     k = kernel.copy()
     log: list[Rewrite] = []
+    for op in k.ops:
+        if op.kind == "linalg.generic" and not op.elementwise:
+            raise RegularizeError(
+                f"{op.name}: Only fully parallel supported (iterator types "
+                f"{list(op.attr('iterator_types', ()))}): the linalg.generic is explicitly marked illegal")
     if not any(op.root for op in k.ops):
         return Regularized(k, frozenset(), ())
     output_writes, input_writes = _classify(k)
     worklist = [a for a in k.allocs() if a in k.used_values()]
     for _ in range(max_iterations):
         if not worklist:
+            _annotate_generics(k, log)
             return Regularized(k, _fusion_closure(k), tuple(log))
         alloc = worklist.pop(0)
         writers, readers = k.writers(alloc), k.readers(alloc)
@@ -377,6 +384,31 @@ def _regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
             worklist.append(fresh)
         worklist.append(alloc)
     raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
+
+
+def _annotate_generics(k: Kernel, log: list[Rewrite]) -> None:
+    """rocMLIR's ``annotateGenericOp``: ``rock.majorTensorNumber`` is the input that fusion
+    traversal follows: the only input, else the largest input rooted at a function argument
+    (ties: the lower argument number; input 0 if it is rooted at one)."""
+    arguments = k.arguments()
+    for op in list(k.ops):
+        if op.kind != "linalg.generic":
+            continue
+        best: int | None = 0 if len(op.reads) == 1 else None
+        count, number = -1, len(arguments)
+        for i, value in enumerate(op.reads if best is None else ()):
+            root = k.chain(value)[0]
+            if root not in arguments:
+                continue
+            size, position = math.prod(k.shape(value)), arguments.index(root)
+            if i == 0 or size > count or (size == count and position < number):
+                best, count, number = i, size, position
+        if best is None:
+            log.append(Rewrite("stop", "", op.name, note="no input is rooted at a function argument: "
+                               "no rock.majorTensorNumber (rocMLIR leaves it undefined)"))
+            continue
+        attrs = tuple(sorted({**dict(op.attrs), "rock.majorTensorNumber": best}.items()))
+        k.replace_op(op, replace(op, attrs=attrs))
 
 
 def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) -> None:
