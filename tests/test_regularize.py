@@ -589,3 +589,46 @@ def test_a_reduction_generic_is_illegal_in_rocmlir_style():
         va.regularize(k, "rocmlir")
     seed = va.regularize(k)  # the seed treats it as an op views cannot be pushed through
     assert not [op for op in seed.kernel.ops if op.name == "reduce_like"][0].elementwise
+
+
+def bug_1550_kernel() -> va.Kernel:
+    """mlir/test/fusion/bug-1550-reduction-fusion-compile-failure.mlir by hand (its maps, file
+    order %0..%18): a conv as a gemm, two elementwise generics and two reductions of its output,
+    three outputs."""
+    from rocmlir_data import DATA
+
+    m = [e.map for e in va.parse_mlir_transform_maps(
+        (DATA / "rocmlir" / "bug-1550-reduction-fusion-compile-failure.mlir").read_text())]
+    k = va.Kernel("bug_1550")
+    arg1, arg2 = k.argument("arg1", (32768,)), k.argument("arg2", (11520,))
+    arg3, arg4, arg5 = k.argument("arg3", (64,)), k.argument("arg4", (64,)), k.argument("arg5", (2621440,))
+    alloc = k.alloc((2, 320, 64, 64), name="alloc")
+    v: dict[int, str] = {}
+    sources = {0: arg1, 1: arg2, 2: 0, 3: 1, 4: alloc, 5: 3, 6: 2, 7: 6, 8: 7, 9: 4, 10: 5, 11: 8, 12: 9,
+               13: alloc, 14: alloc}
+    for i in range(15):
+        source = sources[i]
+        v[i] = k.view(v[source] if isinstance(source, int) else source, [m[i]], name=f"v{i}")
+    k.op("rock.gridwise_gemm_accel", reads=[v[10], v[11]], writes=[v[12]], root=True, name="conv")
+    alloc_0 = k.alloc((2, 32, 10, 64, 64), name="alloc_0")
+    k.op("linalg.generic", reads=[v[13]], writes=[alloc_0], fn=lambda x: x * 2.44140629e-5, name="mul")
+    alloc_1 = k.alloc((2, 32, 1), name="alloc_1")
+    k.op("rock.reduce", reads=[k.view(alloc_0, [m[15]])], writes=[alloc_1], dims=(2,), name="sum")
+    alloc_2 = k.alloc((2, 32, 10, 64, 64), name="alloc_2")
+    k.op("linalg.generic", reads=[v[13]], writes=[alloc_2], fn=lambda x: x * x * 2.44140629e-5, name="square")
+    alloc_3 = k.alloc((2, 32, 1), name="alloc_3")
+    k.op("rock.reduce", reads=[k.view(alloc_2, [m[17]])], writes=[alloc_3], dims=(2,), name="sum_sq")
+    k.op("memref.copy", reads=[k.view(alloc_1, [m[16]])], writes=[arg3], name="copy_3")
+    k.op("memref.copy", reads=[k.view(alloc_3, [m[18]])], writes=[arg4], name="copy_4")
+    k.op("memref.copy", reads=[v[14]], writes=[arg5], name="copy_5")
+    return k
+
+
+def test_bug_1550_regularizes_without_error_in_both_styles():
+    k = bug_1550_kernel()
+    inputs = random_inputs(k)
+    want = va.run_kernel(k, inputs)
+    for style in ("rocmlir", "seed"):
+        got = va.run_kernel(va.regularize(k, style).kernel, inputs)
+        for name in ("arg3", "arg4", "arg5"):
+            np.testing.assert_array_equal(got[name], want[name], err_msg=f"{style}: {name}")
