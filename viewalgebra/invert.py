@@ -19,7 +19,7 @@ import islpy as isl
 from .budget import run_bounded
 from .errors import InvalidTransformError, NotInvertibleError
 from .maps.evaluate import evaluate
-from .maps.relations import CTX, box, chain_function
+from .maps.relations import box, chain_function, identity_on, point_coords
 from .maps.transform_map import TransformMap, blocking_problems
 from .maps.transforms import (
     AddDim,
@@ -226,20 +226,11 @@ def invert_chain(maps: Sequence[TransformMap]) -> tuple[TransformMap, ...]:
 # {{{ ISL checks
 
 
-def _point(p: isl.Point, n: int) -> tuple[int, ...]:
-    return tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n))
-
-
-def _identity_on(domain: isl.Set) -> isl.Map:
-    n = domain.dim(isl.dim_type.set)
-    return isl.Map.identity(isl.Space.alloc(CTX, 0, n, n)).intersect_domain(domain)
-
-
 def _certify(f: isl.PwMultiAff, g: isl.PwMultiAff) -> Certificate:
     left = isl.Map.from_pw_multi_aff(g.pullback_pw_multi_aff(f))
     right = isl.Map.from_pw_multi_aff(f.pullback_pw_multi_aff(g))
-    return Certificate(left.is_equal(_identity_on(f.domain())),
-                       right.is_equal(_identity_on(g.domain())))
+    return Certificate(left.is_equal(identity_on(f.domain())),
+                       right.is_equal(identity_on(g.domain())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,9 +266,9 @@ def _by_relation(chain: tuple[TransformMap, ...], f: isl.PwMultiAff, lower: isl.
                  reason: str) -> _Answer:
     graph = isl.Map.from_pw_multi_aff(f)
     n = chain[0].upper_rank
-    shared = graph.apply_range(graph.reverse()) - _identity_on(f.domain())
+    shared = graph.apply_range(graph.reverse()) - identity_on(f.domain())
     if not shared.is_empty():
-        pair = _point(shared.wrap().sample_point(), 2 * n)
+        pair = point_coords(shared.wrap().sample_point(), 2 * n)
         return _Answer("not-injective", None, reason, None, None, (pair[:n], pair[n:]))
     uncovered = lower - graph.range()
     kind: Kind = "bijective" if uncovered.is_empty() else "injective"
@@ -339,9 +330,9 @@ def _counterexample(chain: tuple[TransformMap, ...], inverse: tuple[TransformMap
     for side, first, second in sides:
         composite = isl.Map.from_pw_multi_aff(second.pullback_pw_multi_aff(first))
         domain = first.domain()
-        wrong = (composite - _identity_on(domain)).domain() | (domain - composite.domain())
+        wrong = (composite - identity_on(domain)).domain() | (domain - composite.domain())
         if not wrong.is_empty():
-            return side, _point(wrong.sample_point(), domain.dim(isl.dim_type.set))
+            return side, point_coords(wrong.sample_point(), domain.dim(isl.dim_type.set))
     return None
 
 

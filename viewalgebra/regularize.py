@@ -26,7 +26,7 @@ from .budget import run_bounded
 from .errors import RegularizeError, ViewAlgebraError
 from .graph import BufferValue, Kernel, Op, with_operands
 from .invert import invert
-from .maps.relations import box, chain_function
+from .maps.relations import box, chain_function, identity_on
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap
 
@@ -223,8 +223,7 @@ def _access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
     """What an operand of this shape reaches through the chain: point -> buffer coordinates."""
     if chain:
         return isl.Map.from_pw_multi_aff(chain_function(chain))
-    n = len(shape)
-    return isl.Map.identity(isl.Space.alloc(isl.DEFAULT_CONTEXT, 0, n, n)).intersect_domain(box(shape))
+    return identity_on(box(shape))
 
 
 def _prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tuple[TransformMap, ...],

@@ -20,7 +20,7 @@ import islpy as isl
 from .budget import run_bounded
 from .errors import CoordinateError, ViewAlgebraError
 from .maps.buffer import dtype_bits
-from .maps.relations import CTX, address_function, box, total_address_and_checks, val
+from .maps.relations import CTX, address_function, box, point_coords, total_address_and_checks, val
 from .maps.view import View
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
@@ -143,10 +143,6 @@ def _is_power_of_two(v: int) -> bool:
 # {{{ ISL
 
 
-def _coords(p: isl.Point, n: int) -> tuple[int, ...]:
-    return tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n))
-
-
 def _space(n: int) -> isl.Space:
     return isl.Space.set_alloc(CTX, 0, n)
 
@@ -216,7 +212,7 @@ def _bad_step_gcd(view: View, dim: int, g: int) -> tuple[int, list[tuple[int, ..
     bad = bad_steps(view, dim)
     if bad.is_empty():
         return g, []
-    first = _coords(bad.sample_point(), view.rank)
+    first = point_coords(bad.sample_point(), view.rank)
     found = [first, *_line(bad, dim, first)]
     g = math.gcd(g, *(p[dim] + 1 for p in found))
     while g > 1:
@@ -251,7 +247,7 @@ def _bad_not_dividing(bad: isl.Set, n: int, dim: int, v: int) -> tuple[int, ...]
     inside = bad.preimage_multi_aff(_split(n, dim, v)) & _residues(n, 0, v - 2)
     if inside.is_empty():
         return None
-    qr = _coords(inside.sample_point(), n + 1)
+    qr = point_coords(inside.sample_point(), n + 1)
     return tuple(v * qr[dim] + qr[n] if k == dim else c for k, c in enumerate(qr[:n]))
 
 
@@ -262,7 +258,7 @@ def _misaligned(view: View, dim: int, v: int) -> tuple[int, ...] | None:
     starts = f.mod_val(val(v)).non_zero_set() & _residues(n, 0, 0)
     if starts.is_empty():
         return None
-    qr = _coords(starts.sample_point(), n + 1)
+    qr = point_coords(starts.sample_point(), n + 1)
     return tuple(v * qr[dim] if k == dim else c for k, c in enumerate(qr[:n]))
 
 

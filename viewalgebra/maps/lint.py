@@ -13,7 +13,7 @@ import islpy as isl
 
 from . import affine as A
 from .equations import affine_map_of
-from .relations import affine_function, box, formula, val
+from .relations import affine_function, box, formula, point_coords, val
 from .syntax import ParsedMap
 from .transform_map import TransformMap, blocking_problems, problems
 from .view import View
@@ -124,6 +124,4 @@ def _compare_written(tm: TransformMap, written: A.AffineMap) -> tuple[Finding, .
 
 
 def _sample(s: isl.Set) -> tuple[int, ...]:
-    p = s.sample_point()
-    return tuple(p.get_coordinate_val(isl.dim_type.set, i).to_python()
-                 for i in range(s.dim(isl.dim_type.set)))
+    return point_coords(s.sample_point(), s.dim(isl.dim_type.set))

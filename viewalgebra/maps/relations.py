@@ -49,6 +49,17 @@ def _aff(e: A.AffineExpr, ls: isl.LocalSpace) -> isl.Aff:
     return lhs.mod_val(val(c))
 
 
+def point_coords(p: isl.Point, n: int) -> tuple[int, ...]:
+    """The first ``n`` coordinates of an ISL point as Python integers."""
+    return tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n))
+
+
+def identity_on(domain: isl.Set) -> isl.Map:
+    """The identity relation restricted to ``domain``."""
+    n = domain.dim(isl.dim_type.set)
+    return isl.Map.identity(isl.Space.alloc(CTX, 0, n, n)).intersect_domain(domain)
+
+
 def _set_space(rank: int) -> isl.Space:
     return isl.Space.set_alloc(CTX, 0, rank)
 
