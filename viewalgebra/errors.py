@@ -41,3 +41,24 @@ class NotInvertibleError(ViewAlgebraError):
 
 class RegularizeError(ViewAlgebraError):
     """The regularizer cannot rewrite a kernel."""
+
+
+class MlirParseError(TransformParseError):
+    """An ``.mlir`` file the MLIR reader cannot read: bad syntax, or a construct it does not model.
+
+    The message names the line and column and what was expected there.
+    """
+
+
+class UnsupportedOpsError(MlirParseError):
+    """A function uses ops outside the supported set; ``ops`` lists each with its location."""
+
+    def __init__(self, message: str, text: str, offset: int,
+                 ops: tuple[tuple[str, int, int], ...]) -> None:
+        self.ops = ops
+        """``(op name, line, column)`` of every unsupported op, in file order."""
+        super().__init__(message, text, offset)
+
+
+class MlirWriteError(ViewAlgebraError):
+    """A kernel that cannot be written back as MLIR (e.g. an op built with a Python ``fn``)."""

@@ -1,0 +1,190 @@
+"""MLIR tokens and statements: just enough structure to find where each op begins and ends.
+
+An op ends at a line break where every bracket it opened is closed and the next line starts a new
+statement (a result ``%x``, an op name with a dot, a generic ``"op"``, ``return``, ``}``, ``^bb``,
+an alias ``#x``). Attribute and type syntax is left as text for the parsers that understand it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import MlirParseError
+
+_TOKEN = re.compile(r"""
+    (?P<newline>\n)
+  | (?P<ws>[ \t\r\f]+)
+  | (?P<comment>//[^\n]*)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<value>%[\w$.\-]+)
+  | (?P<symbol>@[\w$.\-]+|@"(?:[^"\\\n]|\\.)*")
+  | (?P<hash>\#[\w$.\-]+)
+  | (?P<block>\^[\w$.\-]+)
+  | (?P<arrow>->)
+  | (?P<number>-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))
+  | (?P<ident>[A-Za-z_][\w$.]*)
+  | (?P<punct>[()\[\]{}<>,=:*|+\-?!/])
+""", re.VERBOSE)
+
+_OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    text: str
+    offset: int
+    line_start: bool
+    """The first token on its line."""
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every token of ``text`` except blanks and comments; ``// -----`` separators are kept as
+    tokens of kind ``split``."""
+    tokens: list[Token] = []
+    pos, fresh_line = 0, True
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise MlirParseError(f"unexpected character {text[pos]!r}", text, pos)
+        kind = m.lastgroup or ""
+        if kind == "newline":
+            fresh_line = True
+        elif kind == "comment":
+            if re.match(r"//\s*-----", m.group()):
+                tokens.append(Token("split", m.group(), m.start(), True))
+        elif kind != "ws":
+            tokens.append(Token(kind, m.group(), m.start(), fresh_line))
+            fresh_line = False
+        pos = m.end()
+    return tokens
+
+
+def starts_statement(tok: Token) -> bool:
+    """Whether ``tok``, first on its line, begins a new statement."""
+    if tok.kind in ("value", "string", "block", "hash", "split"):
+        return True
+    if tok.text == "}":
+        return True
+    return tok.kind == "ident" and ("." in tok.text or tok.text in ("return", "module"))
+
+
+class Cursor:
+    """A position in a token list, with the checks a recursive-descent reader needs."""
+
+    def __init__(self, text: str, tokens: list[Token], pos: int = 0, end: int | None = None) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.pos = pos
+        self.begin = pos
+        """Where this cursor started (the first token of its statement)."""
+        self.end = len(tokens) if end is None else end
+
+    def error(self, expected: str, tok: Token | None = None) -> MlirParseError:
+        tok = tok or self.peek()
+        if tok is None:
+            offset = self.tokens[self.end - 1].offset if self.end else 0
+            return MlirParseError(f"expected {expected}, found the end of the statement", self.text, offset)
+        return MlirParseError(f"expected {expected}, found {tok.text!r}", self.text, tok.offset)
+
+    def peek(self, ahead: int = 0) -> Token | None:
+        i = self.pos + ahead
+        return self.tokens[i] if i < self.end else None
+
+    def at_kind(self, kind: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == kind
+
+    def at(self, text: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.text == text and tok.kind != "string"
+
+    def next(self, expected: str = "more input") -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise self.error(expected)
+        self.pos += 1
+        return tok
+
+    def accept(self, text: str) -> bool:
+        if self.at(text):
+            self.pos += 1
+            return True
+        return False
+
+    def expect(self, text: str, expected: str | None = None) -> Token:
+        if not self.at(text):
+            raise self.error(expected or f"'{text}'")
+        return self.next()
+
+    def kind(self, kind: str, expected: str) -> Token:
+        tok = self.peek()
+        if tok is None or tok.kind != kind:
+            raise self.error(expected)
+        return self.next()
+
+    def value(self, expected: str = "an SSA value such as '%0'") -> str:
+        return self.kind("value", expected).text[1:]
+
+    def integer(self, expected: str = "an integer") -> int:
+        tok = self.kind("number", expected)
+        try:
+            return int(tok.text, 0)
+        except ValueError:
+            raise self.error(expected, tok) from None
+
+    def balanced(self) -> tuple[int, int]:
+        """Skip one bracketed group starting here; return its token range ``[start, stop)``."""
+        start = self.pos
+        tok = self.next("a bracket")
+        if tok.text not in _OPEN:
+            raise self.error("a bracket", tok)
+        stack = [tok]
+        while stack:
+            tok = self.peek()
+            if tok is None:
+                opened = stack[-1]
+                raise MlirParseError(f"'{opened.text}' is never closed", self.text, opened.offset)
+            self.pos += 1
+            if tok.kind in ("string", "arrow"):
+                continue
+            if tok.text in _OPEN:
+                stack.append(tok)
+            elif tok.text in _CLOSE:
+                if stack[-1].text != _CLOSE[tok.text]:
+                    raise MlirParseError(
+                        f"'{tok.text}' closes '{stack[-1].text}' opened at "
+                        f"{_where(self.text, stack[-1].offset)}", self.text, tok.offset)
+                stack.pop()
+        return start, self.pos
+
+    def source(self, start: int, stop: int) -> str:
+        """The text of tokens ``[start, stop)`` as written."""
+        if start >= stop:
+            return ""
+        last = self.tokens[stop - 1]
+        return self.text[self.tokens[start].offset:last.offset + len(last.text)]
+
+    def statement_end(self) -> int:
+        """Index of the token after the statement starting here."""
+        depth, i = 0, self.pos
+        while i < self.end:
+            tok = self.tokens[i]
+            if i > self.pos and depth == 0 and tok.line_start and starts_statement(tok):
+                return i
+            if tok.kind not in ("string", "arrow"):
+                if tok.text in _OPEN:
+                    depth += 1
+                elif tok.text in _CLOSE:
+                    if depth == 0:
+                        return i  # the '}' closing the enclosing region
+                    depth -= 1
+            i += 1
+        return i
+
+
+def _where(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
