@@ -5,9 +5,12 @@ from .draw import DrawError, draw_svg
 from .errors import (
     CoordinateError,
     InvalidTransformError,
+    MlirParseError,
+    MlirWriteError,
     NotInvertibleError,
     RegularizeError,
     TransformParseError,
+    UnsupportedOpsError,
     ViewAlgebraError,
 )
 from .graph import Kernel, Op
@@ -62,6 +65,7 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
+from .mlir import MlirFunction, MlirModule, Unreadable, read_mlir, write_mlir
 from .regularize import Regularized, Rewrite, Violation, check_invariant, regularize
 from .rocmlir import (
     Comparison,
@@ -88,6 +92,10 @@ __all__ = [
     "Inverse",
     "Kernel",
     "Merge",
+    "MlirFunction",
+    "MlirModule",
+    "MlirParseError",
+    "MlirWriteError",
     "NotInvertibleError",
     "Op",
     "Pad",
@@ -105,6 +113,8 @@ __all__ = [
     "TransformMap",
     "TransformParseError",
     "Unmerge",
+    "Unreadable",
+    "UnsupportedOpsError",
     "VectorLength",
     "Verification",
     "View",
@@ -140,6 +150,7 @@ __all__ = [
     "print_transform",
     "print_transform_map",
     "problems",
+    "read_mlir",
     "read_transform_map",
     "regularize",
     "relation",
@@ -153,4 +164,5 @@ __all__ = [
     "valid_set",
     "verify_inverse",
     "view_function",
+    "write_mlir",
 ]

@@ -53,7 +53,7 @@ def tokenize(text: str) -> list[Token]:
         if kind == "newline":
             fresh_line = True
         elif kind == "comment":
-            if re.match(r"//\s*-----", m.group()):
+            if re.fullmatch(r"//\s*-----\s*", m.group()):
                 tokens.append(Token("split", m.group(), m.start(), True))
         elif kind != "ws":
             tokens.append(Token(kind, m.group(), m.start(), fresh_line))

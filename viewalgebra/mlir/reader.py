@@ -79,7 +79,7 @@ class GenericText:
 
 
 @dataclass(frozen=True, slots=True)
-class Function:
+class MlirFunction:
     """One ``func.func``: its kernel graph and the text the graph does not hold."""
 
     kernel: Kernel
@@ -96,7 +96,7 @@ class Function:
     allocators: tuple[tuple[str, str], ...] = ()
     """Allocations made by another op than ``memref.alloc`` (``rock.alloc``)."""
     constants: tuple[str, ...] = ()
-    """Function-level constants, as written."""
+    """MlirFunction-level constants, as written."""
     syntax: tuple[tuple[str, OpText | GenericText], ...] = ()
     """Per op name, how it prints."""
     inline: tuple[str, ...] = ()
@@ -119,21 +119,21 @@ class Unreadable:
 
 
 @dataclass(frozen=True, slots=True)
-class Module:
+class MlirModule:
     """A whole ``.mlir`` file: functions and, as written, everything else at the top level
     (aliases, ``module`` braces, ``// -----`` separators, ops in generic form)."""
 
-    items: tuple[Function | Unreadable | str, ...]
+    items: tuple[MlirFunction | Unreadable | str, ...]
 
     @property
     def unreadable(self) -> tuple[Unreadable, ...]:
         return tuple(i for i in self.items if isinstance(i, Unreadable))
 
     @property
-    def functions(self) -> tuple[Function, ...]:
-        return tuple(i for i in self.items if isinstance(i, Function))
+    def functions(self) -> tuple[MlirFunction, ...]:
+        return tuple(i for i in self.items if isinstance(i, MlirFunction))
 
-    def function(self, name: str) -> Function:
+    def function(self, name: str) -> MlirFunction:
         for f in self.functions:
             if f.name == name:
                 return f
@@ -141,7 +141,7 @@ class Module:
                        f"{', '.join('@' + f.name for f in self.functions) or 'none'})")
 
 
-def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> Module:
+def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> MlirModule:
     """Read an ``.mlir`` file.
 
     Raises ``MlirParseError`` (``UnsupportedOpsError`` for ops outside ``SUPPORTED``) at the
@@ -160,7 +160,7 @@ class _Poisoned(Exception):
 
 
 _MEMREF = re.compile(r"memref<\s*((?:(?:[0-9]+|\?)\s*x\s*)*)([A-Za-z_][\w.]*)\s*(?:,\s*(.*))?>", re.S)
-_KERNEL_ATTR = re.compile(r"[{,]\s*kernel\s*(?=[,}=])")
+_KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
 
 
 @dataclass
@@ -188,8 +188,8 @@ class _Reader:
 
     # {{{ top level
 
-    def module(self) -> Module:
-        items: list[Function | Unreadable | str] = []
+    def module(self) -> MlirModule:
+        items: list[MlirFunction | Unreadable | str] = []
         c = Cursor(self.text, self.tokens)
         depth = 0
         while (tok := c.peek()) is not None:
@@ -231,7 +231,7 @@ class _Reader:
                 c.pos = end
             else:
                 raise c.error("a function, an alias '#name = ...' or a module")
-        return Module(tuple(items))
+        return MlirModule(tuple(items))
 
     def _alias(self, c: Cursor) -> str:
         start = c.pos
@@ -282,7 +282,7 @@ class _Reader:
     # }}}
     # {{{ functions
 
-    def _function(self, c: Cursor) -> Function | str:
+    def _function(self, c: Cursor) -> MlirFunction | str:
         start = c.pos
         line = self.text.count("\n", 0, self.tokens[start].offset) + 1
         c.expect("func.func")
@@ -335,7 +335,7 @@ class _Reader:
                 f"{', '.join(SUPPORTED)}, and ops in generic form without results)",
                 self.text, f.unsupported[0][1],
                 tuple((op, *_line_column(self.text, at)) for op, at in f.unsupported))
-        return Function(
+        return MlirFunction(
             f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
             tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
             tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()))

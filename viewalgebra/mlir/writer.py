@@ -13,10 +13,10 @@ from dataclasses import replace
 from ..errors import MlirWriteError
 from ..graph import BufferValue, Kernel, Op, ViewValue
 from ..maps.syntax import print_transform_map
-from .reader import Function, GenericText, Module, OpText, Slot, Unreadable
+from .reader import MlirFunction, GenericText, MlirModule, OpText, Slot, Unreadable
 
 
-def write_mlir(module: Module, kernels: Mapping[str, Kernel] | None = None) -> str:
+def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None) -> str:
     """The module as MLIR text, each function with its kernel replaced by ``kernels[name]`` when
     given (e.g. a regularized kernel).
 
@@ -26,7 +26,7 @@ def write_mlir(module: Module, kernels: Mapping[str, Kernel] | None = None) -> s
     out: list[str] = []
     indent = 0
     for item in module.items:
-        if isinstance(item, Function):
+        if isinstance(item, MlirFunction):
             kernel = kernels.get(item.name, item.kernel)
             out.append(_indented(write_function(replace(item, kernel=kernel)), indent))
         elif isinstance(item, Unreadable):
@@ -52,7 +52,7 @@ def _memref(shape: Sequence[int], dtype: str) -> str:
 class _Names:
     """Types of values and fresh names for intermediate views and constants."""
 
-    def __init__(self, f: Function) -> None:
+    def __init__(self, f: MlirFunction) -> None:
         self.kernel = f.kernel
         self.full = dict(f.types)
         self.written = dict(f.written)
@@ -72,7 +72,7 @@ class _Names:
         return name
 
 
-def write_function(f: Function) -> str:
+def write_function(f: MlirFunction) -> str:
     """One ``func.func`` (see ``write_mlir``)."""
     k = f.kernel
     names = _Names(f)

@@ -1,0 +1,329 @@
+"""The MLIR front end: rocMLIR's files read into kernel graphs, written back, read again; their
+regularize tests reproduced from the files, checked by their CHECK lines and by the interpreter."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rocmlir_data import DATA, ROCMLIR_FILES
+
+import viewalgebra as va
+
+ROCMLIR = DATA / "rocmlir"
+
+
+def read(name: str) -> va.MlirModule:
+    return va.read_mlir((ROCMLIR / name).read_text())
+
+
+def same_kernel(a: va.Kernel, b: va.Kernel) -> None:
+    """The same graph up to the order values are declared: buffers, views (as relations), ops."""
+    assert a.name == b.name
+    assert [(op.kind, op.root) for op in a.ops] == [(op.kind, op.root) for op in b.ops]
+    for x, y in zip(a.ops, b.ops, strict=True):
+        for u, v in zip((*x.reads, *x.writes), (*y.reads, *y.writes), strict=True):
+            (bu, mu), (bv, mv) = a.chain(u), b.chain(v)
+            assert a.values[bu] == b.values[bv] if a.values[bu].kind == "argument" else \
+                (a.shape(bu), a.dtype(bu)) == (b.shape(bv), b.dtype(bv))
+            assert a.shape(u) == b.shape(v)
+            if mu != mv:
+                assert va.same_relation(a.view_of(u), b.view_of(v)), (x.name, u, v)
+
+
+# {{{ every file
+
+# Functions of rocMLIR's test files that cannot be a kernel graph, with the reason. rocMLIR
+# does not check a rock.transform's types against its map's bounds, and some tests rely on it.
+UNREADABLE = {
+    "test_collapse_contiguous_merges.mlir": {
+        "test_wrong_shape": "lower bounds [4, 3, 2, 5] != the shape of arg0 [5, 4, 3, 5]"},
+    "test_vectorization_inference.mlir": {
+        "test_merge_transpose_transposing_embed": "lower bounds [24] != the shape of buf [12]",
+        **{name: "the result type's shape [8, 4] differs from the map's upper bounds [4, 8]" for name in (
+            "test_fusions_ignored_by_default", "test_fusion_traversal", "test_fusion_traversal_fail",
+            "test_input_fusion_traversal_good", "test_input_fusion_traversal_bad")}},
+    "test_vectorization_inference.legacy-2023.mlir": {
+        "test_vectorization": "uses ops the reader does not support: \"get_length\" at 181:8"},
+    "unknown-path__regularize_input_fusion_rock_gemm_tr.mlir": {
+        "rock_gemm": "30:77: the result type's shape [1, 16, 32] differs from the map's upper bounds [1, 32, 16]"},
+}
+
+
+@pytest.mark.parametrize("path", ROCMLIR_FILES, ids=lambda p: p.name)
+def test_every_file_reads_writes_and_reads_again(path):
+    module = va.read_mlir(path.read_text(), errors="collect")
+    if path.name == "invalid.transform-verifier-excerpt.mlir":
+        # Each function tests one verifier message: each fails with it, located in the file.
+        assert len(module.unreadable) == 23 and not module.functions
+        assert str(module.unreadable[0].error) == "21:62: Have 2 names for 1 dimensions"
+        return
+    expected = UNREADABLE.get(path.name, {})
+    found = {u.name: str(u.error) for u in module.unreadable}
+    assert set(found) == set(expected)
+    for name, reason in expected.items():
+        assert re.match(r"\d+:\d+: ", found[name]) and reason in found[name]
+    readable = va.MlirModule(tuple(i for i in module.items if not isinstance(i, va.Unreadable)))
+    text = va.write_mlir(readable)
+    again = va.read_mlir(text)
+    assert va.write_mlir(again) == text
+    for f, g in zip(readable.functions, again.functions, strict=True):
+        same_kernel(f.kernel, g.kernel)
+        assert f.is_kernel == g.is_kernel
+
+
+def test_the_kernels_in_the_regularize_tests_are_kernels():
+    kernels = {p.name: [f.name for f in va.read_mlir(p.read_text(), errors="collect").functions if f.is_kernel]
+               for p in ROCMLIR_FILES}
+    assert kernels["regularize.mlir"] == ["bert_part_11__part_0"]
+    assert kernels["input-output-fusion-regularize.mlir"] == ["rock_gemm"]  # rock.kernel
+    assert kernels["bug-1550-reduction-fusion-compile-failure.mlir"] != []
+
+
+# }}}
+# {{{ bad input
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("func.func @f(%a: memref<4xf32>) {\n  memref.copy %a, %b : memref<4xf32> to memref<4xf32>\n  return\n}",
+     "2:19: %b is not defined (or not a memref)"),
+    ("func.func @f(%a: memref<4xf32>) {\n  %0 = rock.transform %a by <affine_map<(d0) -> (d0)> by "
+     "[<PassThrough [\"x\"] at [0] -> [\"x\"] at [0]>] bounds = [4] -> [4]\n  return\n}",
+     "4:1: '}' closes '<' opened at 2:29"),
+    ("func.func @f(%a: memref<4xf32>) {\n  %0 = rock.transform %a by <affine_map<(d0) -> (d0)> by "
+     "[<PassThrough [\"x\"] at [0] -> [\"x\"] at [0]>] bounds = [4] -> [5]> : memref<4xf32> to memref<4xf32>\n}",
+     "2:8: rock.transform: view of a: the last map's lower bounds [5] != the shape of a [4]"),
+    ("func.func @f(%a: memref<4xf32>) {\n  %0 = rock.transform %a by #nope : memref<4xf32> to memref<4xf32>\n}",
+     "2:29: undefined transform map #nope"),
+    ("func.func @f(%a: memref<4xf32>) {\n  %0 = rock.transform %a by <affine_map<(d0) -> (d0)> by "
+     "[<PassThrough [\"x\", \"y\"] at [0] -> [\"x\"] at [0]>] bounds = [4] -> [4]> : memref<4xf32> to memref<4xf32>\n}",
+     "2:59: Have 2 names for 1 dimensions"),
+    ("func.func @f(%a: memref<?xf32>) {\n}", "1:18: dynamic shapes are not supported: memref<?xf32>"),
+    ("func.func @f(%a: memref<4xf32>) {\n  %x = arith.constant 1.0 : f32\n  %y = tensor.empty() : tensor<4xf32>\n"
+     "  gpu.barrier\n}",
+     "3:8: @f uses ops the reader does not support: tensor.empty at 3:8, gpu.barrier at 4:3 (supported: "),
+    ("func.func @f(%a: memref<4xf32>) {\n  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], "
+     "iterator_types = [\"parallel\"]} outs(%a : memref<4xf32>) {\n  ^bb0(%o: f32):\n  }\n}",
+     "4:3: expected 'linalg.yield' ending the linalg.generic body"),
+    ("func.func @f(%a: memref<4xf32>) {\n  memref.copy %a, %a : memref<4xf32> to memref<4xf32>\n",
+     "1:33: '{' is never closed"),
+    ("func.func @f(%a: memref<4xf32>) {\n  memref.copy %a, %a ; memref<4xf32>\n}", "2:22: unexpected character ';'"),
+    ("garbage here", "1:1: expected a function, an alias '#name = ...' or a module, found 'garbage'"),
+])
+def test_bad_input_gives_a_located_error(text, message):
+    with pytest.raises(va.MlirParseError) as info:
+        va.read_mlir(text)
+    assert str(info.value) == message or message.endswith(": ") and str(info.value).startswith(message)
+
+
+def test_unsupported_ops_are_listed():
+    with pytest.raises(va.UnsupportedOpsError) as info:
+        va.read_mlir("func.func @f(%a: memref<4xf32>) {\n  %x = memref.alloca() : memref<4xf32>\n  gpu.barrier\n"
+                     "  memref.copy %x, %a : memref<4xf32> to memref<4xf32>\n}")
+    # The copy uses %x, whose op is unsupported: reported once, at that op.
+    assert info.value.ops == (("memref.alloca", 2, 8), ("gpu.barrier", 3, 3))
+
+
+def test_every_truncation_of_a_kernel_fails_cleanly():
+    text = (ROCMLIR / "regularize.mlir").read_text()
+    cut = text.index("return\n}")
+    for end in range(0, cut, 97):
+        try:
+            va.read_mlir(text[:end])
+        except va.MlirParseError as e:
+            assert re.match(r"\d+:\d+: ", str(e))
+
+
+# }}}
+# {{{ linalg.generic
+
+
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(st.data())
+def test_indexing_maps_read_as_numpy_broadcasting(data):
+    """An input read through ``(d0, ..., dn) -> (d_p0, ..., d_pk)`` equals numpy's transpose +
+    broadcast of the input to the loops."""
+    rank = data.draw(st.integers(1, 3))
+    space = tuple(data.draw(st.lists(st.integers(1, 3), min_size=rank, max_size=rank)))
+    used = data.draw(st.lists(st.integers(0, rank - 1), unique=True, max_size=rank))
+    constant = data.draw(st.booleans())
+    results = [f"d{d}" for d in used] + (["0"] if constant else [])
+    operand = tuple(space[d] for d in used) + ((1,) if constant else ())
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    iterators = ", ".join(['"parallel"'] * rank)
+    text = (f"func.func @f(%a: {memref(operand)}, %b: {memref(space)}) {{\n"
+            f"  linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({', '.join(results)})>, "
+            f"affine_map<({dims}) -> ({dims})>], iterator_types = [{iterators}]}} "
+            f"ins(%a : {memref(operand)}) outs(%b : {memref(space)}) {{\n"
+            f"  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }}\n  return\n}}")
+    k = va.read_mlir(text).functions[0].kernel
+    x = np.arange(int(np.prod(operand)), dtype=float).reshape(operand)
+    got = va.run_kernel(k, {"a": x, "b": np.zeros(space)})["b"]
+    squeezed = x.reshape(operand[:len(used)])
+    order = sorted(range(len(used)), key=lambda i: used[i])
+    want = np.transpose(squeezed, order) if used else squeezed
+    shape = [space[d] if d in used else 1 for d in range(rank)]
+    np.testing.assert_array_equal(got, np.broadcast_to(want.reshape(shape), space))
+
+
+def memref(shape):
+    return f"memref<{''.join(f'{s}x' for s in shape)}f32>"
+
+
+def test_bert_part_11_computes_what_its_ops_say():
+    """regularize.mlir read from the file: collapse/expand shapes, broadcasting indexing maps and
+    the body (mul, add) give the same numbers as numpy on the ops' definitions."""
+    k = read("regularize.mlir").functions[0].kernel
+    rng = np.random.default_rng(0)
+    inputs = {f"arg{i}": rng.standard_normal(k.shape(f"arg{i}")) for i in range(4)}
+    inputs["arg4"] = np.zeros((1, 12, 12, 12))
+    out = va.run_kernel(k, inputs)["arg4"]
+    a = inputs["arg0"][0].transpose(0, 2, 1)  # gemm A [G, K, M] = arg0 [G, M, K] transposed
+    b = inputs["arg1"][0]  # [G, K, N]
+    c = np.einsum("gkm,gkn->gmn", a, b)
+    want = c * inputs["arg2"].reshape(()) + inputs["arg3"].reshape(12)
+    np.testing.assert_allclose(out[0], want, rtol=1e-12)
+
+
+# }}}
+# {{{ regularize, from the files
+
+
+def regularized(name: str, style: str) -> tuple[va.MlirModule, va.Kernel, va.Regularized]:
+    module = read(name)
+    (f,) = module.functions
+    result = va.regularize(f.kernel, style)
+    assert_same_outputs(f.kernel, result.kernel)
+    text = va.write_mlir(module, {f.name: result.kernel})
+    same_kernel(result.kernel, va.read_mlir(text).functions[0].kernel)  # writes back and reads again
+    return module, f.kernel, result
+
+
+def assert_same_outputs(before: va.Kernel, after: va.Kernel) -> None:
+    for seed in (0, 1):
+        want, got = va.run_kernel(before, {}, seed=seed), va.run_kernel(after, {}, seed=seed)
+        for name in before.arguments():
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+
+
+def rocmlir_invariant(k: va.Kernel) -> list[str]:
+    """rocmlir-semantics.md §9.3: every intermediate allocation is either written directly (input
+    path) or read directly by every reader (output path)."""
+    bad = []
+    for alloc in k.allocs():
+        writers, readers = k.writers(alloc), k.readers(alloc)
+        if not readers or not writers:
+            continue
+        if k.chain(writers[0][1])[1] and any(k.chain(v)[1] for _, v in readers):
+            bad.append(alloc)
+    return bad
+
+
+def chain_shapes(k: va.Kernel, value: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    return [(m.upper_bounds, m.lower_bounds) for m in k.chain(value)[1]]
+
+
+@pytest.mark.parametrize("style", ["rocmlir", "seed"])
+def test_bert_part_11(style):
+    """regularize.mlir's CHECK lines: the generic reads the gemm's new 12x12x12 allocation directly
+    and %arg2 / %arg3 through f32 -> 1x1x1 -> 12x12x12 and 12 -> 1x1x12 -> 12x12x12; it writes a
+    new 1x12x12x12 allocation through a view, which the copy to %arg4 reads directly."""
+    _, _, result = regularized("regularize.mlir", style)
+    k = result.kernel
+    ops = {op.kind: op for op in k.ops}
+    generic, gemm, copy = ops["linalg.generic"], ops["rock.gridwise_gemm_accel"], ops["memref.copy"]
+    alloc0, arg2, arg3 = generic.reads
+    assert k.values[alloc0].kind == "alloc" and k.chain(gemm.writes[0])[0] == alloc0
+    assert k.chain(arg2)[0] == "arg2" and k.chain(arg3)[0] == "arg3"
+    if style == "rocmlir":
+        assert k.shape(alloc0) == (12, 12, 12)
+        assert chain_shapes(k, arg2) == [((12, 12, 12), (1, 1, 1)), ((1, 1, 1), ()), ((), (1, 1, 1, 1))]
+        assert chain_shapes(k, arg3) == [((12, 12, 12), (1, 1, 12)), ((1, 1, 12), (12,)), ((12,), (1, 1, 1, 12))]
+        alloc1, chain = k.chain(generic.writes[0])
+        assert k.shape(alloc1) == (1, 12, 12, 12) and [m.upper_bounds for m in chain] == [(12, 12, 12)]
+        assert copy.reads == (alloc1,) and copy.writes == ("arg4",)
+        assert sorted(k.shape(a) for a in k.used_values() if a in k.allocs()) == [(1, 12, 12, 12), (12, 12, 12)]
+        assert rocmlir_invariant(k) == []
+    else:
+        # The seed gives the gemm its padded 12x16x16 tile directly; the generic and the copy
+        # iterate over it, and every view ends on a function argument (the Pads included).
+        assert k.shape(alloc0) == (12, 16, 16) and gemm.writes == (alloc0,)
+        assert chain_shapes(k, arg2)[0] == ((12, 16, 16), (12, 12, 12))
+        (alloc1,) = generic.writes
+        assert k.values[alloc1].kind == "alloc" and copy.reads == (alloc1,)
+        assert k.chain(copy.writes[0])[0] == "arg4"
+        assert va.check_invariant(k) == ()
+
+
+def test_input_output_fusion_regularize():
+    """input-output-fusion-regularize.mlir's CHECK lines: input path: the generic writes a new
+    1x32x16 allocation directly, the gemm reads it through the inverse transpose then its own view;
+    output path: the copy reads a new 1x32x32 allocation directly, written through a view."""
+    _, _, result = regularized("input-output-fusion-regularize.mlir", "rocmlir")
+    k = result.kernel
+    extf, gemm, add, copy = k.ops
+    (alloc,) = extf.writes
+    assert k.values[alloc].kind == "alloc" and k.shape(alloc) == (1, 32, 16)
+    buffer, chain = k.chain(gemm.reads[0])
+    assert buffer == alloc and [(m.upper_bounds, m.lower_bounds) for m in chain] == [
+        ((1, 16, 32), (1, 16, 32)), ((1, 16, 32), (1, 32, 16))]
+    (alloc1,) = copy.reads
+    assert k.values[alloc1].kind == "alloc" and k.shape(alloc1) == (1, 32, 32)
+    assert k.chain(add.writes[0])[0] == alloc1 and chain_shapes(k, add.writes[0]) == [((1, 32, 32), (1, 32, 32))]
+    assert [e.rule for e in result.log] == ["input path", "output path"]
+    assert rocmlir_invariant(k) == []
+
+
+def test_input_fusion_rock_gemm_tr():
+    """@rock_gemm_tr: the gemm reads a new allocation (1x16x32) through the inverse permutation."""
+    module = va.read_mlir((ROCMLIR / "unknown-path__regularize_input_fusion_rock_gemm_tr.mlir").read_text(),
+                          errors="collect")
+    f = module.function("rock_gemm_tr")
+    for style in ("rocmlir", "seed"):
+        result = va.regularize(f.kernel, style)
+        assert_same_outputs(f.kernel, result.kernel)
+        k = result.kernel
+        gemm = next(op for op in k.ops if op.root)
+        assert k.values[k.chain(gemm.reads[0])[0]].kind == "alloc"
+        assert rocmlir_invariant(k) == [] if style == "rocmlir" else va.check_invariant(k) == ()
+
+
+@pytest.mark.parametrize("style", ["rocmlir", "seed"])
+def test_bug_1546_four_copies(style):
+    module, _, result = regularized("bug-1546-compile-failure.mlir", style)
+    copies = [op for op in result.kernel.ops if op.kind == "memref.copy"]
+    if style == "rocmlir":
+        assert len(copies) == 4  # CHECK-COUNT-4: memref.copy, CHECK-NOT: memref.copy
+        text = va.write_mlir(module, {module.functions[0].name: result.kernel})
+        assert text.count("memref.copy") == 4
+        assert rocmlir_invariant(result.kernel) == []
+    else:
+        assert len(copies) == 2 and va.check_invariant(result.kernel) == ()
+
+
+@pytest.mark.parametrize("style", ["rocmlir", "seed"])
+def test_bug_1550_regularizes(style):
+    _, _, result = regularized("bug-1550-reduction-fusion-compile-failure.mlir", style)
+    if style == "rocmlir":
+        assert rocmlir_invariant(result.kernel) == []
+    else:  # the reductions stop the propagation: views stay only on their reads
+        assert {v.op for v in va.check_invariant(result.kernel, result.fusing)} == {"reduce", "reduce_0"}
+        assert [e.rule for e in result.log].count("stop") == 4
+
+
+def test_major_tensor_number():
+    module, _, result = regularized("unknown-path__regularize_major_tensor_number.mlir", "rocmlir")
+    text = va.write_mlir(module, {module.functions[0].name: result.kernel})
+    assert "rock.majorTensorNumber = 0 : index" in text
+
+
+def test_invalid_generic_reduction():
+    f = read("unknown-path__regularize_invalid_generic_reduction.mlir").functions[0]
+    with pytest.raises(va.RegularizeError, match="Only fully parallel supported.*explicitly marked illegal"):
+        va.regularize(f.kernel, "rocmlir")
+
+
+# }}}
