@@ -160,3 +160,48 @@ def test_draw_writes_an_svg(tmp_path):
     assert refused.returncode == 2 and "too large to read" in refused.stderr
     bad = run("draw", str(EXAMPLE), "--fixed", "x", "-o", str(tmp_path / "bad.svg"))
     assert bad.returncode == 2 and "--fixed x: expected DIM=COORD" in bad.stderr
+
+
+def test_regularize_a_file(tmp_path):
+    source = ROOT / "tests/data/rocmlir/regularize.mlir"
+    out = tmp_path / "out.mlir"
+    result = run("regularize", str(source), "--style", "rocmlir", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"wrote {out}\n"
+    assert "@bert_part_11__part_0: output path on %2 at generic" in result.stderr
+    text = out.read_text()
+    assert "memref.collapse_shape" not in text and "memref.alloc() : memref<1x12x12x12xf32>" in text
+    again = run("regularize", str(out), "--style", "rocmlir", "--json")  # already regular: no rewrite
+    report = json.loads(again.stdout)
+    assert again.returncode == 0 and report["functions"][0]["rewrites"] == []
+    assert set(report) == {"file", "output", "functions", "mlir"}
+    assert set(report["functions"][0]) == {"function", "style", "rewrites", "views_left"}
+
+
+def test_regularize_reports_views_left_with_exit_1():
+    result = run("regularize", str(ROOT / "tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir"),
+                 "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert [v.split(" at ")[1] for v in report["functions"][0]["views_left"]] == ["reduce", "reduce_0"]
+    assert "func.func @mlir_convolution" in report["mlir"]
+
+
+@pytest.mark.parametrize(("cut", "message"), [
+    (300, "4:154: '<' is never closed"),
+    (2000, "10:29: '<' is never closed"),
+    (3700, "18:18: '{' is never closed"),
+])
+def test_regularize_a_truncated_file(tmp_path, cut, message):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text((ROOT / "tests/data/rocmlir/regularize.mlir").read_text()[:cut])
+    result = run("regularize", str(bad))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"viewalgebra: {bad}:{message}\n"
+
+
+def test_regularize_refuses_what_rocmlir_refuses():
+    result = run("regularize", str(ROOT / "tests/data/rocmlir/unknown-path__regularize_invalid_generic_reduction.mlir"),
+                 "--style", "rocmlir")
+    assert result.returncode == 2 and "Only fully parallel supported" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

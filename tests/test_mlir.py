@@ -209,19 +209,6 @@ def assert_same_outputs(before: va.Kernel, after: va.Kernel) -> None:
             np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
 
-def rocmlir_invariant(k: va.Kernel) -> list[str]:
-    """rocmlir-semantics.md §9.3: every intermediate allocation is either written directly (input
-    path) or read directly by every reader (output path)."""
-    bad = []
-    for alloc in k.allocs():
-        writers, readers = k.writers(alloc), k.readers(alloc)
-        if not readers or not writers:
-            continue
-        if k.chain(writers[0][1])[1] and any(k.chain(v)[1] for _, v in readers):
-            bad.append(alloc)
-    return bad
-
-
 def chain_shapes(k: va.Kernel, value: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     return [(m.upper_bounds, m.lower_bounds) for m in k.chain(value)[1]]
 
@@ -246,7 +233,7 @@ def test_bert_part_11(style):
         assert k.shape(alloc1) == (1, 12, 12, 12) and [m.upper_bounds for m in chain] == [(12, 12, 12)]
         assert copy.reads == (alloc1,) and copy.writes == ("arg4",)
         assert sorted(k.shape(a) for a in k.used_values() if a in k.allocs()) == [(1, 12, 12, 12), (12, 12, 12)]
-        assert rocmlir_invariant(k) == []
+        assert va.check_invariant(k, style="rocmlir") == ()
     else:
         # The seed gives the gemm its padded 12x16x16 tile directly; the generic and the copy
         # iterate over it, and every view ends on a function argument (the Pads included).
@@ -274,7 +261,7 @@ def test_input_output_fusion_regularize():
     assert k.values[alloc1].kind == "alloc" and k.shape(alloc1) == (1, 32, 32)
     assert k.chain(add.writes[0])[0] == alloc1 and chain_shapes(k, add.writes[0]) == [((1, 32, 32), (1, 32, 32))]
     assert [e.rule for e in result.log] == ["input path", "output path"]
-    assert rocmlir_invariant(k) == []
+    assert va.check_invariant(k, style="rocmlir") == ()
 
 
 def test_input_fusion_rock_gemm_tr():
@@ -288,7 +275,7 @@ def test_input_fusion_rock_gemm_tr():
         k = result.kernel
         gemm = next(op for op in k.ops if op.root)
         assert k.values[k.chain(gemm.reads[0])[0]].kind == "alloc"
-        assert rocmlir_invariant(k) == [] if style == "rocmlir" else va.check_invariant(k) == ()
+        assert va.check_invariant(k, style="rocmlir") == () if style == "rocmlir" else va.check_invariant(k) == ()
 
 
 @pytest.mark.parametrize("style", ["rocmlir", "seed"])
@@ -299,7 +286,7 @@ def test_bug_1546_four_copies(style):
         assert len(copies) == 4  # CHECK-COUNT-4: memref.copy, CHECK-NOT: memref.copy
         text = va.write_mlir(module, {module.functions[0].name: result.kernel})
         assert text.count("memref.copy") == 4
-        assert rocmlir_invariant(result.kernel) == []
+        assert va.check_invariant(result.kernel, style="rocmlir") == ()
     else:
         assert len(copies) == 2 and va.check_invariant(result.kernel) == ()
 
@@ -308,7 +295,7 @@ def test_bug_1546_four_copies(style):
 def test_bug_1550_regularizes(style):
     _, _, result = regularized("bug-1550-reduction-fusion-compile-failure.mlir", style)
     if style == "rocmlir":
-        assert rocmlir_invariant(result.kernel) == []
+        assert va.check_invariant(result.kernel, style="rocmlir") == ()
     else:  # the reductions stop the propagation: views stay only on their reads
         assert {v.op for v in va.check_invariant(result.kernel, result.fusing)} == {"reduce", "reduce_0"}
         assert [e.rule for e in result.log].count("stop") == 4

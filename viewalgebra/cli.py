@@ -1,4 +1,5 @@
-"""The ``viewalgebra`` command line: ``check``, ``show``, ``invert``, ``vectorize``, ``draw``.
+"""The ``viewalgebra`` command line: ``check``, ``show``, ``invert``, ``vectorize``, ``draw``,
+``regularize``.
 
 Exit codes: 0 nothing to report, 1 findings (hazards, an unsound rocMLIR answer), 2 bad input
 (one line on stderr).
@@ -15,11 +16,13 @@ from typing import Any
 
 from . import (
     Buffer,
+    Kernel,
     ParsedMap,
     ParsedView,
     TransformMap,
     View,
     ViewAlgebraError,
+    check_invariant,
     compare_vector_lengths,
     dim_names,
     draw_svg,
@@ -30,9 +33,12 @@ from . import (
     max_vector_length,
     parse_mlir_transform_maps,
     parse_mlir_views,
+    read_mlir,
     read_transform_map,
+    regularize,
     rocmlir_invert,
     sympy_formulas,
+    write_mlir,
 )
 from . import print_transform_map as print_map
 
@@ -45,6 +51,9 @@ _COMMANDS = {
                  "exit 1 when rocMLIR's answer is unsound",
     "draw": "an SVG picture of a view's buffer addresses on a 2-D slice, padding shaded and the "
             "maximal vector runs outlined",
+    "regularize": "regularize every kernel of an .mlir file (functions with the kernel attribute and "
+                  "a fusion root) and write the MLIR; exit 1 when views stay between an allocation "
+                  "and a fusing op",
 }
 
 
@@ -76,9 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             sub.add_argument("--fixed", action="append", default=[], metavar="DIM=COORD",
                              help="the coordinate of a dim that is not drawn (repeatable)")
             sub.add_argument("--vector-dim", type=int, help="the dim whose vector runs are outlined")
+        if name == "regularize":
+            sub.add_argument("-o", "--output", help="the .mlir file to write (default: stdout)")
+            sub.add_argument("--style", choices=("seed", "rocmlir"), default="seed",
+                             help="seed: R1/R2 to the fixpoint (default); rocmlir: rocMLIR's placement")
     args = parser.parse_args(argv)
     if args.command == "draw":
         return _draw(args)
+    if args.command == "regularize":
+        return _regularize(args)
     try:
         inputs = _inputs(args.input, args.command)
     except _InputError as e:
@@ -138,6 +153,41 @@ def _draw(args: argparse.Namespace) -> int:
         return 2
     print(f"wrote {args.output}")
     return 0
+
+
+def _regularize(args: argparse.Namespace) -> int:
+    try:
+        module = read_mlir(Path(args.input).read_text())
+        kernels: dict[str, Kernel] = {}
+        report: list[dict[str, Any]] = []
+        for f in module.functions:
+            if not f.is_kernel or not any(op.root for op in f.kernel.ops):
+                continue
+            result = regularize(f.kernel, args.style)
+            kernels[f.name] = result.kernel
+            left = check_invariant(result.kernel, result.fusing, style=args.style)
+            report.append({"function": f.name, "style": args.style,
+                           "rewrites": [str(e) for e in result.log],
+                           "views_left": [f"%{v.value} of %{v.buffer} at {v.op}" for v in left]})
+            for e in result.log:
+                print(f"@{f.name}: {e}", file=sys.stderr)
+        text = write_mlir(module, kernels)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"viewalgebra: {e}", file=sys.stderr)
+        return 2
+    except ViewAlgebraError as e:
+        print(f"viewalgebra: {args.input}:{e}", file=sys.stderr)
+        return 2
+    if args.output:
+        Path(args.output).write_text(text)
+    if args.json:
+        print(json.dumps({"file": args.input, "output": args.output, "functions": report}
+                         | ({} if args.output else {"mlir": text}), indent=2))
+    elif not args.output:
+        print(text, end="")
+    else:
+        print(f"wrote {args.output}")
+    return 1 if any(r["views_left"] for r in report) else 0
 
 
 class _InputError(Exception):

@@ -463,15 +463,29 @@ def _isolate_readers(k: Kernel, alloc: str, writer: Op, readers: list[tuple[Op, 
 # }}}
 
 
-def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None) -> tuple[Violation, ...]:
-    """Every view between an intermediate allocation and a fusing op that uses it.
+def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None, *,
+                    style: Literal["seed", "rocmlir"] = "seed") -> tuple[Violation, ...]:
+    """Where ``kernel`` breaks the invariant a regularizer of ``style`` establishes.
 
+    ``seed``: every view between an intermediate allocation and a fusing op that uses it;
     ``fusing`` defaults to the fusion roots and every op that shares an allocation with a fusing
-    op, transitively (what the regularizer would mark).
+    op, transitively (what the regularizer would mark). ``rocmlir`` (rocmlir-semantics.md §9.3,
+    useful on rocMLIR's own output): an allocation whose writer writes it through a view while a
+    reader also reads it through one, one violation per such reader.
     """
+    found: list[Violation] = []
+    if style == "rocmlir":
+        for alloc in kernel.allocs():
+            writers = kernel.writers(alloc)
+            if not any(kernel.chain(v)[1] for _, v in writers):
+                continue
+            for op, value in kernel.readers(alloc):
+                chain = kernel.chain(value)[1]
+                if chain:
+                    found.append(Violation(alloc, op.name, value, len(chain)))
+        return tuple(found)
     if fusing is None:
         fusing = _fusion_closure(kernel)
-    found: list[Violation] = []
     for op in kernel.ops:
         if op.name not in fusing:
             continue

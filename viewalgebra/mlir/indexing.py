@@ -16,7 +16,8 @@ from ..maps.transform_map import TransformMap
 from ..maps.transforms import AddDim, Broadcast, ConstDim, PassThrough, Transform
 
 
-def indexing_maps(amap: A.AffineMap, space: Sequence[int], operand: Sequence[int]) -> tuple[TransformMap, ...]:
+def indexing_maps(amap: A.AffineMap, space: Sequence[int],
+                  operand: Sequence[int]) -> tuple[TransformMap, ...]:
     """The views that let an input of shape ``operand`` be read with the identity map over the
     iteration ``space``, given its indexing map ``amap`` (a projected permutation; a result may
     also be the constant 0 on a unit dim). ``()`` for the identity.

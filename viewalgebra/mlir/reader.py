@@ -14,6 +14,7 @@ which lists every such op with its line and column.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -30,8 +31,8 @@ from ..errors import (
 )
 from ..graph import Kernel
 from ..maps import affine as A
-from ..maps.reshape import collapse_shape_map, expand_shape_map
 from ..maps.equations import affine_map_of
+from ..maps.reshape import collapse_shape_map, expand_shape_map
 from ..maps.syntax import parse_affine_map, read_transform_map
 from ..maps.transform_map import TransformMap
 from .body import read_body
@@ -185,6 +186,17 @@ class _Reader:
         self.affine: dict[str, A.AffineMap] = {}
         self.maps: dict[str, tuple[str, int]] = {}
         self.written: dict[TransformMap, A.AffineMap] = {}
+        self.handlers: dict[str, Callable[[_FunctionState, Cursor, list[str], Token], None]] = {
+            "memref.alloc": self._alloc, "rock.alloc": self._alloc,
+            "rock.transform": self._transform,
+            "memref.collapse_shape": self._reshape, "memref.expand_shape": self._reshape,
+            "memref.copy": self._copy, "arith.constant": self._constant,
+            "func.return": self._return, "return": self._return,
+            "linalg.generic": self._generic,
+            **{root: self._gemm for root in ROOTS[:3]}, "rock.conv": self._conv, "rock.conv2d": self._conv,
+            "rock.reduce": self._reduce, "rock.threadwise_read_into": self._read_into,
+            "rock.threadwise_write_all": self._write_all, "rock.blockwise_reduce": self._blockwise_reduce,
+        }
 
     # {{{ top level
 
@@ -324,10 +336,8 @@ class _Reader:
             end = body.statement_end()
             stmt = Cursor(self.text, self.tokens, body.pos, end)
             body.pos = end
-            try:
+            with contextlib.suppress(_Poisoned):
                 self._statement(f, stmt)
-            except _Poisoned:
-                pass
         if f.unsupported:
             listed = ", ".join(f"{op} at {_where(self.text, at)}" for op, at in f.unsupported)
             raise UnsupportedOpsError(
@@ -375,15 +385,13 @@ class _Reader:
             s.expect("=", "'=' after the results")
         tok = s.next("an op name")
         name = tok.text
-        handler = _HANDLERS.get(name)
-        if tok.kind == "string":
-            handler = _Reader._generic_form
+        handler = self._generic_form if tok.kind == "string" else self.handlers.get(name)
         if handler is None:
             f.unsupported.append((name, tok.offset))
             f.poisoned.update(results)
             return
         try:
-            handler(self, f, s, results, tok)
+            handler(f, s, results, tok)
         except (MlirParseError, _Poisoned):
             raise
         except ViewAlgebraError as e:
@@ -504,10 +512,8 @@ class _Reader:
     def _constant(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         result = self._result(results, tok)
         value = s.next("a constant")
-        try:
+        with contextlib.suppress(ValueError):
             f.values[result] = float(value.text)
-        except ValueError:
-            pass
         f.constants.append(s.source(s.begin, s.end))
 
     def _return(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
@@ -664,14 +670,11 @@ class _Reader:
         axis = _attribute_int(s, "axis")
         if axis is None:
             raise MlirParseError("rock.reduce needs an 'axis' attribute", self.text, tok.offset)
-        fn: Callable[..., Any] | None = None
-        if method == "max":
-            def fn(x: Any) -> Any:
-                return np.max(x, axis=axis, keepdims=True)
-        elif method != "sum":
+        if method not in ("sum", "max"):
             raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
                                  self.text, self.tokens[start].offset)
         s.pos = start
+        fn = _maximum(axis) if method == "max" else None
         self._template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
 
     def _inline_view(self, f: _FunctionState, s: Cursor) -> tuple[int, str]:
@@ -788,6 +791,12 @@ def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
     return out
 
 
+def _maximum(axis: int) -> Callable[[Any], Any]:
+    def reduce(x: Any) -> Any:
+        return np.max(x, axis=axis, keepdims=True)
+    return reduce
+
+
 def _iterator(text: str) -> str:
     return text.strip('"')
 
@@ -798,16 +807,3 @@ def _attribute_int(s: Cursor, key: str) -> int | None:
         if t.text == key and tokens[i + 1].text == "=" and tokens[i + 2].kind == "number":
             return int(tokens[i + 2].text)
     return None
-
-
-_HANDLERS: dict[str, Callable[[_Reader, _FunctionState, Cursor, list[str], Token], None]] = {
-    "memref.alloc": _Reader._alloc, "rock.alloc": _Reader._alloc,
-    "rock.transform": _Reader._transform,
-    "memref.collapse_shape": _Reader._reshape, "memref.expand_shape": _Reader._reshape,
-    "memref.copy": _Reader._copy, "arith.constant": _Reader._constant,
-    "func.return": _Reader._return, "return": _Reader._return,
-    "linalg.generic": _Reader._generic,
-    **{root: _Reader._gemm for root in ROOTS[:3]}, "rock.conv": _Reader._conv, "rock.conv2d": _Reader._conv,
-    "rock.reduce": _Reader._reduce, "rock.threadwise_read_into": _Reader._read_into,
-    "rock.threadwise_write_all": _Reader._write_all, "rock.blockwise_reduce": _Reader._blockwise_reduce,
-}

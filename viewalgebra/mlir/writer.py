@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..errors import MlirWriteError
 from ..graph import BufferValue, Kernel, Op, ViewValue
 from ..maps.syntax import print_transform_map
-from .reader import MlirFunction, GenericText, MlirModule, OpText, Slot, Unreadable
+from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
 
 def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None) -> str:
