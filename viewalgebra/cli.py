@@ -20,6 +20,7 @@ from . import (
     ParsedMap,
     ParsedView,
     TransformMap,
+    TransformParseError,
     View,
     ViewAlgebraError,
     check_invariant,
@@ -142,17 +143,21 @@ def _draw(args: argparse.Namespace) -> int:
         svg = draw_svg(chosen[0], rows=args.rows, cols=args.cols, fixed=fixed or None,
                        vector_dim=args.vector_dim)
         Path(args.output).write_text(svg)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"viewalgebra: {e}", file=sys.stderr)
-        return 2
-    except ViewAlgebraError as e:
-        print(f"viewalgebra: {args.input}: {e}", file=sys.stderr)
-        return 2
-    except _InputError as e:
-        print(f"viewalgebra: {e}", file=sys.stderr)
-        return 2
+    except (OSError, UnicodeDecodeError, ViewAlgebraError, _InputError) as e:
+        return _bad_input(args, e)
     print(f"wrote {args.output}")
     return 0
+
+
+def _bad_input(args: argparse.Namespace, e: Exception) -> int:
+    """Report ``e`` in one line on stderr; exit status 2."""
+    if isinstance(e, TransformParseError):  # located: file:line:column: message
+        print(f"viewalgebra: {args.input}:{e}", file=sys.stderr)
+    elif isinstance(e, ViewAlgebraError):
+        print(f"viewalgebra: {args.input}: {e}", file=sys.stderr)
+    else:
+        print(f"viewalgebra: {e}", file=sys.stderr)
+    return 2
 
 
 def _regularize(args: argparse.Namespace) -> int:
@@ -172,12 +177,8 @@ def _regularize(args: argparse.Namespace) -> int:
             for e in result.log:
                 print(f"@{f.name}: {e}", file=sys.stderr)
         text = write_mlir(module, kernels)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"viewalgebra: {e}", file=sys.stderr)
-        return 2
-    except ViewAlgebraError as e:
-        print(f"viewalgebra: {args.input}:{e}", file=sys.stderr)
-        return 2
+    except (OSError, UnicodeDecodeError, ViewAlgebraError) as e:
+        return _bad_input(args, e)
     if args.output:
         Path(args.output).write_text(text)
     if args.json:
