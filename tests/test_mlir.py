@@ -305,6 +305,9 @@ def test_major_tensor_number():
     module, _, result = regularized("unknown-path__regularize_major_tensor_number.mlir", "rocmlir")
     text = va.write_mlir(module, {module.functions[0].name: result.kernel})
     assert "rock.majorTensorNumber = 0 : index" in text
+    again = va.read_mlir(text)  # regularizing the output again changes nothing
+    (f,) = again.functions
+    assert va.write_mlir(again, {f.name: va.regularize(f.kernel, "rocmlir").kernel}) == text
 
 
 def test_invalid_generic_reduction():

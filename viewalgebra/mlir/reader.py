@@ -527,17 +527,21 @@ class _Reader:
         maps: list[tuple[A.AffineMap, str]] = []
         iterators: list[str] = []
         extra: list[str] = []
+        indices: dict[str, int] = {}
         start, stop = s.balanced()
         for key, value in _entries(s, start, stop):
-            if key == "indexing_maps":
+            words = [t.text for t in value.tokens[value.pos:value.end]]
+            if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit():
+                indices[key] = int(words[0])  # e.g. rock.majorTensorNumber = 0 : index
+            elif key == "indexing_maps":
                 maps = self._indexing_maps(value)
             elif key == "iterator_types":
                 iterators = [_iterator(t.text) for t in value.tokens[value.pos:value.end]
                              if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
             else:
                 extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
-        ins, in_types = self._operand_list(f, s, "ins")
-        outs, out_types = self._operand_list(f, s, "outs")
+        ins = self._operand_list(f, s, "ins")
+        outs = self._operand_list(f, s, "outs")
         if s.accept("attrs"):
             s.expect("=")
             a, b = s.balanced()
@@ -565,9 +569,8 @@ class _Reader:
             ins = reads
         else:
             kept = tuple(text for _amap, text in maps)
-        del in_types, out_types
         op = f.kernel.op("linalg.generic", reads=ins, writes=outs, fn=body if parallel else None,
-                         iterator_types=tuple(iterators))
+                         iterator_types=tuple(iterators), **indices)
         f.syntax[op.name] = GenericText(body_text, tuple(extra), kept)
 
     def _indexing_maps(self, value: Cursor) -> list[tuple[A.AffineMap, str]]:
@@ -589,22 +592,21 @@ class _Reader:
                 value.expect(",", "',' or ']'")
         return out
 
-    def _operand_list(self, f: _FunctionState, s: Cursor, word: str) -> tuple[list[str], list[str]]:
+    def _operand_list(self, f: _FunctionState, s: Cursor, word: str) -> list[str]:
+        """``ins(%a, %b : T, U)``: the values, their types checked."""
         if not s.accept(word):
-            return [], []
+            return []
         s.expect("(", f"'(' after {word}")
         values: list[str] = []
         while s.at_kind("value"):
             values.append(self._lookup(f, s))
             s.accept(",")
-        types: list[str] = []
         if s.accept(":"):
             for v in values:
                 self._check_type(f, s, v, f"the {word} type")
-                types.append(v)
                 s.accept(",")
         s.expect(")", f"')' closing {word}")
-        return values, types
+        return values
 
     # }}}
     # {{{ rock ops and generic-form ops: text with operand slots
