@@ -205,3 +205,16 @@ def test_regularize_refuses_what_rocmlir_refuses():
                  "--style", "rocmlir")
     assert result.returncode == 2 and "Only fully parallel supported" in result.stderr
     assert result.stderr.startswith(f"viewalgebra: {ROOT}/tests/data") and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_regularize_writes_unreadable_functions_back_unchanged(tmp_path):
+    source = ROOT / "tests/data/rocmlir/unknown-path__regularize_input_fusion_rock_gemm_tr.mlir"
+    out = tmp_path / "out.mlir"
+    result = run("regularize", str(source), "--style", "rocmlir", "-o", str(out), "--json")
+    assert result.returncode == 1  # @rock_gemm cannot be read (its types disagree with its map)
+    report = {f["function"]: f for f in json.loads(result.stdout)["functions"]}
+    assert report["rock_gemm"]["unreadable"].startswith("30:77: the result type's shape [1, 16, 32]")
+    assert report["rock_gemm_tr"]["views_left"] == [] and len(report["rock_gemm_tr"]["rewrites"]) == 2
+    original = source.read_text()
+    start = original.index("func.func @rock_gemm(")
+    assert original[start:original.index("  // CHECK-LABEL: @rock_gemm_tr")].strip() in out.read_text()

@@ -137,6 +137,33 @@ def test_every_truncation_of_a_kernel_fails_cleanly():
             assert re.match(r"\d+:\d+: ", str(e))
 
 
+TEXTS = [p.read_text() for p in ROCMLIR_FILES]
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.data())
+def test_garbled_files_read_or_fail_cleanly(data):
+    """Random deletions, insertions and replacements in rocMLIR's files: the reader returns a
+    module (which writes back) or raises MlirParseError, never anything else."""
+    text = list(data.draw(st.sampled_from(TEXTS)))
+    for _ in range(data.draw(st.integers(1, 4))):
+        pos = data.draw(st.integers(0, len(text) - 1))
+        kind = data.draw(st.sampled_from(["delete", "insert", "replace"]))
+        char = data.draw(st.sampled_from(list('%@#^<>()[]{},=:*|-+"\n abcx019.')))
+        if kind == "delete":
+            del text[pos:pos + data.draw(st.integers(1, 20))]
+        elif kind == "insert":
+            text.insert(pos, char)
+        else:
+            text[pos] = char
+    try:
+        module = va.read_mlir("".join(text), errors="collect")
+    except va.MlirParseError:
+        return
+    readable = va.MlirModule(tuple(i for i in module.items if not isinstance(i, va.Unreadable)))
+    va.read_mlir(va.write_mlir(readable))
+
+
 # }}}
 # {{{ linalg.generic
 
@@ -243,6 +270,34 @@ def test_bert_part_11(style):
         assert k.values[alloc1].kind == "alloc" and copy.reads == (alloc1,)
         assert k.chain(copy.writes[0])[0] == "arg4"
         assert va.check_invariant(k) == ()
+
+
+def test_vector_lengths_of_the_gemm_follow_the_fused_ops_to_the_arguments():
+    """bert_part_11 after either style: the gemm's store followed through the generic and the
+    copy lands on %arg4; its exact vector lengths equal brute force, and the view sends each
+    point where the interpreter stores it."""
+    from oracle import expected_answer, legal_lengths
+
+    f = read("regularize.mlir").functions[0]
+    for style in ("seed", "rocmlir"):
+        k = va.regularize(f.kernel, style).kernel
+        gemm = next(op for op in k.ops if op.root)
+        ((argument, view),) = k.fused_views(gemm, gemm.writes[0])
+        assert argument == "arg4"
+        shape = view.maps[0].upper_bounds
+        lengths = [va.max_vector_length(view, d).length for d in range(len(shape))]
+        assert lengths == [1, 1, 4]
+        for d, n in enumerate(shape):
+            assert lengths[d] == expected_answer(legal_lengths(view, d, n), None, False, False)
+        # Where the store really goes: run the kernel and find each gemm output in %arg4.
+        inputs = {name: np.random.default_rng(1).standard_normal(k.shape(name)) for name in k.arguments()}
+        out = va.run_kernel(k, inputs)["arg4"].ravel()
+        a, b = inputs["arg0"][0].transpose(0, 2, 1), inputs["arg1"][0]
+        product = np.einsum("gkm,gkn->gmn", a, b) * inputs["arg2"].reshape(()) + inputs["arg3"].reshape(12)
+        addresses, valid = view.addresses()
+        assert valid[:, :12, :12].all() and valid.sum() == 12 * 12 * 12  # the padding is not stored
+        g, m, n = np.argwhere(valid).T
+        np.testing.assert_allclose(out[addresses[valid]], product[g, m, n], rtol=1e-12)
 
 
 def test_input_output_fusion_regularize():

@@ -54,7 +54,7 @@ _COMMANDS = {
             "maximal vector runs outlined",
     "regularize": "regularize every kernel of an .mlir file (functions with the kernel attribute and "
                   "a fusion root) and write the MLIR; exit 1 when views stay between an allocation "
-                  "and a fusing op",
+                  "and a fusing op or a function cannot be read (it is written back unchanged)",
 }
 
 
@@ -162,11 +162,17 @@ def _bad_input(args: argparse.Namespace, e: Exception) -> int:
 
 def _regularize(args: argparse.Namespace) -> int:
     try:
-        module = read_mlir(Path(args.input).read_text())
+        module = read_mlir(Path(args.input).read_text(), errors="collect")
         kernels: dict[str, Kernel] = {}
         report: list[dict[str, Any]] = []
+        for u in module.unreadable:
+            report.append({"function": u.name, "unreadable": str(u.error)})
+            print(f"viewalgebra: {args.input}:{u.error} (@{u.name} left as written)", file=sys.stderr)
         for f in module.functions:
             if not f.is_kernel or not any(op.root for op in f.kernel.ops):
+                why = "no kernel attribute" if not f.is_kernel else "no fusion root"
+                report.append({"function": f.name, "skipped": why})
+                print(f"@{f.name}: left alone ({why})", file=sys.stderr)
                 continue
             result = regularize(f.kernel, args.style)
             kernels[f.name] = result.kernel
@@ -188,7 +194,7 @@ def _regularize(args: argparse.Namespace) -> int:
         print(text, end="")
     else:
         print(f"wrote {args.output}")
-    return 1 if any(r["views_left"] for r in report) else 0
+    return 1 if any(r.get("views_left") or r.get("unreadable") for r in report) else 0
 
 
 class _InputError(Exception):

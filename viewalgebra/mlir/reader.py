@@ -117,6 +117,8 @@ class Unreadable:
     name: str
     offset: int
     error: MlirParseError
+    text: str
+    """The function as written (``write_mlir`` writes it back unchanged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,13 +232,15 @@ class _Reader:
                 end = c.statement_end()
                 function = Cursor(self.text, self.tokens, c.pos, end)
                 c.pos = end
+                _check_brackets(Cursor(self.text, self.tokens, function.pos, end))  # never collected
                 try:
                     items.append(self._function(function))
                 except MlirParseError as e:
                     if self.errors == "raise":
                         raise
                     function.pos = function.begin
-                    items.append(Unreadable(_name(function), function.tokens[function.begin].offset, e))
+                    items.append(Unreadable(_name(function), function.tokens[function.begin].offset, e,
+                                            function.source(function.begin, function.end)))
             elif tok.kind == "string":
                 end = c.statement_end()
                 items.append(c.source(c.pos, end))
@@ -751,6 +755,15 @@ class _Reader:
         self._template(f, s, tok.text.strip('"'), operands, [])
 
     # }}}
+
+
+def _check_brackets(c: Cursor) -> None:
+    """Raise at the first bracket that is never closed or closed by the wrong one."""
+    while (tok := c.peek()) is not None:
+        if tok.text in ("(", "[", "{", "<") and tok.kind == "punct":
+            c.balanced()
+        else:
+            c.next()
 
 
 def _name(c: Cursor) -> str:

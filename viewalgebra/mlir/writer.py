@@ -18,7 +18,7 @@ from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreada
 
 def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None) -> str:
     """The module as MLIR text, each function with its kernel replaced by ``kernels[name]`` when
-    given (e.g. a regularized kernel).
+    given (e.g. a regularized kernel). Functions that could not be read are written as they were.
 
     Example: ``write_mlir(m, {f.name: regularize(f.kernel, "rocmlir").kernel for f in m.functions})``.
     """
@@ -30,7 +30,7 @@ def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None) 
             kernel = kernels.get(item.name, item.kernel)
             out.append(_indented(write_function(replace(item, kernel=kernel)), indent))
         elif isinstance(item, Unreadable):
-            raise MlirWriteError(f"@{item.name} could not be read: {item.error}")
+            out.append("  " * indent + item.text)
         elif item == "}":
             indent -= 1
             out.append("  " * indent + "}")
