@@ -531,7 +531,7 @@ class _Reader:
         maps: list[tuple[A.AffineMap, str]] = []
         iterators: list[str] = []
         extra: list[str] = []
-        indices: dict[str, int] = {}
+        indices: dict[str, Any] = {}  # attributes such as rock.majorTensorNumber
         start, stop = s.balanced()
         for key, value in _entries(s, start, stop):
             words = [t.text for t in value.tokens[value.pos:value.end]]
