@@ -535,7 +535,8 @@ class _Reader:
         start, stop = s.balanced()
         for key, value in _entries(s, start, stop):
             words = [t.text for t in value.tokens[value.pos:value.end]]
-            if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit():
+            if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit() \
+                    and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
                 indices[key] = int(words[0])  # e.g. rock.majorTensorNumber = 0 : index
             elif key == "indexing_maps":
                 maps = self._indexing_maps(value)
