@@ -437,7 +437,7 @@ class _Reader:
         shape = self._type(s)[0]
         if shape != f.kernel.shape(value):
             raise MlirParseError(
-                f"{what} has type shape {list(shape)} but %{value} has shape "
+                f"{what}: the type says {list(shape)} but %{value} has shape "
                 f"{list(f.kernel.shape(value))}", self.text, tok.offset if tok else 0)
 
     def _transform(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
@@ -446,7 +446,7 @@ class _Reader:
         s.expect("by", "'by' and the transform map")
         tm = self._map_operand(s)
         s.expect(":", "':' and the types")
-        self._check_type(f, s, source, "the source")
+        self._check_type(f, s, source, "source")
         s.expect("to", "'to' and the result type")
         at = s.peek()
         shape = self._type(s)[0]
@@ -493,7 +493,7 @@ class _Reader:
         if s.accept("output_shape"):
             s.balanced()
         s.expect(":", "':' and the types")
-        self._check_type(f, s, source, "the source")
+        self._check_type(f, s, source, "source")
         s.expect("into", "'into' and the result type")
         shape = self._type(s)[0]
         below = f.kernel.shape(source)
@@ -511,6 +511,10 @@ class _Reader:
         source = self._lookup(f, s)
         s.expect(",", "',' between source and target")
         target = self._lookup(f, s)
+        s.expect(":", "':' and the types")
+        self._check_type(f, s, source, "source")
+        s.expect("to", "'to' and the target type")
+        self._check_type(f, s, target, "target")
         f.kernel.op("memref.copy", reads=[source], writes=[target])
 
     def _constant(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
@@ -608,7 +612,7 @@ class _Reader:
             s.accept(",")
         if s.accept(":"):
             for v in values:
-                self._check_type(f, s, v, f"the {word} type")
+                self._check_type(f, s, v, word)
                 s.accept(",")
         s.expect(")", f"')' closing {word}")
         return values
