@@ -103,6 +103,8 @@ def test_the_kernels_in_the_regularize_tests_are_kernels():
      "2:59: Have 2 names for 1 dimensions"),
     ("func.func @f(%a: memref<4xf32>, %b: memref<2x2xf32>) {\n  memref.copy %a, %b : memref<4xf32> to "
      "memref<4xf32>\n}", "2:41: target: the type says [4] but %b has shape [2, 2]"),
+    ("func.func @f(%a: memref<4xf32>) {\n  memref.copy %a, %a : memref<4xf32> to memref<4xf32> junk\n}",
+     "2:55: expected the end of memref.copy, found 'junk'"),
     ("func.func @f(%a: memref<?xf32>) {\n}", "1:18: dynamic shapes are not supported: memref<?xf32>"),
     ("func.func @f(%a: memref<4xf32>) {\n  %x = arith.constant 1.0 : f32\n  %y = tensor.empty() : tensor<4xf32>\n"
      "  gpu.barrier\n}",

@@ -400,6 +400,8 @@ class _Reader:
             raise
         except ViewAlgebraError as e:
             raise MlirParseError(f"{name}: {e}", self.text, tok.offset) from None
+        if s.peek() is not None:
+            raise s.error(f"the end of {name}")
 
     def _lookup(self, f: _FunctionState, s: Cursor) -> str:
         tok = s.peek()
@@ -522,7 +524,8 @@ class _Reader:
         value = s.next("a constant")
         with contextlib.suppress(ValueError):
             f.values[result] = float(value.text)
-        f.constants.append(s.source(s.begin, s.end))
+        f.constants.append(s.source(s.begin, s.end))  # kept as written
+        s.pos = s.end
 
     def _return(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
@@ -635,6 +638,7 @@ class _Reader:
             pieces.extend([self.text[pos:tok.offset].replace(indent, "\n"), slots[i]])
             pos = tok.offset + len(tok.text)
         pieces.append(self.text[pos:_end(s.tokens[s.end - 1])].replace(indent, "\n"))
+        s.pos = s.end  # the rest of the op is kept as written
         op = f.kernel.op(kind, reads=[v for _, v in reads], writes=[v for _, v in writes], root=root,
                          fn=fn, **attrs)
         shapes = tuple(f.kernel.shape(v) for v in (*op.reads, *op.writes))
@@ -748,6 +752,7 @@ class _Reader:
         if results:
             f.unsupported.append((tok.text, tok.offset))
             f.poisoned.update(results)
+            s.pos = s.end
             return
         start = s.pos
         s.expect("(", "'(' opening the operands")
