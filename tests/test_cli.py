@@ -218,3 +218,17 @@ def test_regularize_writes_unreadable_functions_back_unchanged(tmp_path):
     original = source.read_text()
     start = original.index("func.func @rock_gemm(")
     assert original[start:original.index("  // CHECK-LABEL: @rock_gemm_tr")].strip() in out.read_text()
+
+
+def test_check_follows_a_kernels_accesses_through_its_fused_ops():
+    result = run("check", str(ROOT / "examples/bert_part_11.mlir"))
+    assert result.returncode == 0, result.stderr
+    assert ("kernel @bert_part_11__part_0: rock.gridwise_gemm_accel store of [12, 16, 16] reaches %arg4: "
+            "exact vector lengths [1, 1, 4]") in result.stdout
+    kernels = json.loads(run("check", "--json", str(ROOT / "examples/bert_part_11.mlir")).stdout)["kernels"]
+    assert [(k["access"], k["argument"], k["lengths"]) for k in kernels] == [
+        ("load", "arg0", [1, 32, 1]), ("load", "arg1", [1, 1, 4]), ("store", "arg4", [1, 1, 4])]
+    assert set(kernels[0]) == {"function", "op", "access", "shape", "argument", "lengths"}
+    reductions = json.loads(run("check", "--json", str(
+        ROOT / "tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir")).stdout)["kernels"]
+    assert "rock.reduce) is not elementwise" in reductions[-1]["error"]

@@ -301,6 +301,11 @@ def test_vector_lengths_of_the_gemm_follow_the_fused_ops_to_the_arguments():
         assert lengths == [1, 1, 4]
         for d, n in enumerate(shape):
             assert lengths[d] == expected_answer(legal_lengths(view, d, n), None, False, False)
+        for operand, want in zip(gemm.reads, ([1, 32, 1], [1, 1, 4]), strict=True):  # the loads
+            ((_, load),) = k.fused_views(gemm, operand)
+            got = [va.max_vector_length(load, d).length for d in range(3)]
+            assert got == want == [expected_answer(legal_lengths(load, d, n), None, False, False)
+                                   for d, n in enumerate(load.shape)]
         # Where the store really goes: run the kernel and find each gemm output in %arg4.
         inputs = {name: np.random.default_rng(1).standard_normal(k.shape(name)) for name in k.arguments()}
         out = va.run_kernel(k, inputs)["arg4"].ravel()

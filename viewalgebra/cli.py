@@ -45,7 +45,8 @@ from . import print_transform_map as print_map
 
 _COMMANDS = {
     "check": "every map and view of an .mlir file (or a directory of them): lint, inverse, "
-             "exact vector lengths beside rocMLIR's; exit 1 on findings or an unsound rocMLIR answer",
+             "exact vector lengths beside rocMLIR's, and each kernel's loads and stores followed "
+             "through its fused ops; exit 1 on findings or an unsound rocMLIR answer",
     "show": "the formulas of every map (one per lower dim) and the address formula of every view",
     "invert": "the certified inverse of every map, beside rocMLIR's",
     "vectorize": "the exact vector length along one dim of every view, beside rocMLIR's; "
@@ -220,9 +221,43 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
     try:
         maps = [read_transform_map(text, strict=False)] if label == "<map>" else list(
             parse_mlir_transform_maps(text))
-        return _analyse(args, label, maps, _views(args, label, text))
+        report = _analyse(args, label, maps, _views(args, label, text))
     except ViewAlgebraError as e:
         raise _InputError(f"{label}:{e}") from None
+    if args.command == "check" and label != "<map>":
+        report["kernels"] = _kernels(text)
+    return report
+
+
+def _kernels(text: str) -> list[dict[str, Any]]:
+    """Per fusion root of each kernel that reads: its accesses followed through the fused ops to
+    the function arguments after ``regularize`` (seed style), with the exact vector length of
+    every dim."""
+    try:
+        module = read_mlir(text, errors="collect")
+    except ViewAlgebraError:
+        return []  # not a file of kernels; the maps and views above say what is wrong
+    found: list[dict[str, Any]] = []
+    for f in module.functions:
+        if not any(op.root for op in f.kernel.ops):
+            continue
+        try:
+            k = regularize(f.kernel).kernel
+        except ViewAlgebraError as e:
+            found.append({"function": f.name, "error": str(e)})
+            continue
+        for op in (op for op in k.ops if op.root):
+            for role, operands in (("load", op.reads), ("store", op.writes)):
+                for operand in operands:
+                    entry: dict[str, Any] = {"function": f.name, "op": op.kind, "access": role,
+                                             "shape": list(k.shape(operand))}
+                    try:
+                        for argument, view in k.fused_views(op, operand):
+                            found.append(entry | {"argument": argument, "lengths": [
+                                max_vector_length(view, d).length for d in range(view.rank)]})
+                    except ViewAlgebraError as e:
+                        found.append(entry | {"error": str(e)})
+    return found
 
 
 def _views(args: argparse.Namespace, label: str, text: str) -> list[tuple[str, View, int]]:
@@ -355,6 +390,15 @@ def _render(report: dict[str, Any]) -> str:
                 opt = vec["with_options"]
                 cap = f" (cap {opt['cap']})" if opt["cap"] else ""
                 out.append(f"    with the options{cap}: {opt['length']}, legal {opt['legal']}")
+    for k in report.get("kernels", []):
+        if "error" in k and "op" not in k:
+            out.append(f"kernel @{k['function']}: cannot regularize: {k['error']}")
+        elif "error" in k:
+            out.append(f"kernel @{k['function']}: {k['op']} {k['access']} of {k['shape']}: cannot "
+                       f"follow the fused ops ({k['error']})")
+        else:
+            out.append(f"kernel @{k['function']}: {k['op']} {k['access']} of {k['shape']} reaches "
+                       f"%{k['argument']}: exact vector lengths {k['lengths']}")
     if not out:
         out.append(f"{report['file']}: no transform maps")
     return "\n".join(out)
