@@ -382,6 +382,39 @@ def test_major_tensor_number():
     assert va.write_mlir(again, {f.name: va.regularize(f.kernel, "rocmlir").kernel}) == text
 
 
+PADDED = """func.func @padded(%x: memref<1x4x6xf32>, %b: memref<1x8x5xf32>, %c: memref<1x6x5xf32>) attributes {kernel} {
+  %t = memref.alloc() : memref<1x4x6xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x4x6xf32>) outs(%t : memref<1x4x6xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %e = math.exp %i : f32
+    linalg.yield %e : f32
+  }
+  %p = rock.transform %t by <affine_map<(d0, d1, d2) -> (d0, d1 - 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>,
+      <Pad{2, 2} ["k"] at [1] -> ["k"] at [1]>, <PassThrough ["m"] at [2] -> ["m"] at [2]>] bounds = [1, 8, 6] -> [1, 4, 6]>
+      : memref<1x4x6xf32> to memref<1x8x6xf32>
+  rock.gridwise_gemm %c = %p * %b storeMethod(set) : memref<1x6x5xf32> = memref<1x8x6xf32> * memref<1x8x5xf32>
+  return
+}
+"""
+
+
+def test_a_padded_gemm_input_gets_a_fill_that_writes_back():
+    """The seed gives the gemm a fresh 1x8x6 buffer; the padding rocMLIR's view read as zero is
+    filled explicitly (linalg.fill), which prints, reads back and runs the same."""
+    module = va.read_mlir(PADDED)
+    (f,) = module.functions
+    result = va.regularize(f.kernel)
+    assert [e.rule for e in result.log] == ["R1", "fill", "stop"]
+    text = va.write_mlir(module, {f.name: result.kernel})
+    assert "linalg.fill ins(%cst : f32) outs(%t_0 : memref<1x8x6xf32>)" in text
+    again = va.read_mlir(text).functions[0].kernel
+    assert [op.kind for op in again.ops] == ["linalg.fill", "linalg.generic", "rock.gridwise_gemm"]
+    for k in (result.kernel, again):
+        np.testing.assert_array_equal(va.run_kernel(k, {}, seed=0)["c"], va.run_kernel(f.kernel, {}, seed=0)["c"])
+
+
 def test_invalid_generic_reduction():
     f = read("unknown-path__regularize_invalid_generic_reduction.mlir").functions[0]
     with pytest.raises(va.RegularizeError, match="Only fully parallel supported.*explicitly marked illegal"):

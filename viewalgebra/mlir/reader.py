@@ -42,7 +42,7 @@ from .lexer import Cursor, Token, tokenize
 ROOTS = ("rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gemm", "rock.conv", "rock.conv2d")
 SUPPORTED = (
     "func.func", "func.return", "return", "memref.alloc", "rock.alloc", "memref.copy",
-    "memref.collapse_shape", "memref.expand_shape", "rock.transform", "linalg.generic",
+    "memref.collapse_shape", "memref.expand_shape", "rock.transform", "linalg.generic", "linalg.fill",
     "arith.constant", *ROOTS, "rock.reduce", "rock.threadwise_read_into",
     "rock.threadwise_write_all", "rock.blockwise_reduce")
 """The ops the reader understands (plus any op in generic form without results)."""
@@ -194,7 +194,7 @@ class _Reader:
             "memref.collapse_shape": self._reshape, "memref.expand_shape": self._reshape,
             "memref.copy": self._copy, "arith.constant": self._constant,
             "func.return": self._return, "return": self._return,
-            "linalg.generic": self._generic,
+            "linalg.generic": self._generic, "linalg.fill": self._fill,
             **{root: self._gemm for root in ROOTS[:3]}, "rock.conv": self._conv, "rock.conv2d": self._conv,
             "rock.reduce": self._reduce, "rock.threadwise_read_into": self._read_into,
             "rock.threadwise_write_all": self._write_all, "rock.blockwise_reduce": self._blockwise_reduce,
@@ -526,6 +526,24 @@ class _Reader:
             f.values[result] = float(value.text)
         f.constants.append(s.source(s.begin, s.end))  # kept as written
         s.pos = s.end
+
+    def _fill(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+        """``linalg.fill ins(%c : f32) outs(%x : memref<...>)`` with ``%c`` a constant."""
+        self._result(results, tok, 0)
+        s.expect("ins", "'ins' and the fill value")
+        s.expect("(")
+        at = s.peek()
+        constant = s.value("the fill value")
+        if constant not in f.values:
+            raise MlirParseError(f"the fill value %{constant} is not a numeric arith.constant",
+                                 self.text, at.offset if at else 0)
+        s.expect(":")
+        s.next("the value's type")
+        s.expect(")")
+        s.expect("outs", "'outs' and the filled value")
+        s.expect("(")
+        target = self._operand(f, s)
+        self._template(f, s, tok.text, [], [target], value=f.values[constant])
 
     def _return(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)

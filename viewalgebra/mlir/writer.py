@@ -7,6 +7,7 @@ print in their usual form. An op built in Python with a ``fn`` has no MLIR form:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -56,7 +57,8 @@ class _Names:
         self.kernel = f.kernel
         self.full = dict(f.types)
         self.written = dict(f.written)
-        self.taken = set(f.kernel.values)
+        self.taken = set(f.kernel.values) | {m.group(1) for c in f.constants
+                                              for m in [re.match(r"%([\w$.\-]+)", c)] if m}
 
     def type(self, value: str) -> str:
         v = self.kernel.values[value]
