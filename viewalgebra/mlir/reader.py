@@ -668,7 +668,6 @@ class _Reader:
 
     def _gemm(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        start = s.pos
         if s.accept("("):
             a, b = self._operand(f, s), (s.expect(","), self._operand(f, s))[1]
             s.expect(",")
@@ -679,18 +678,15 @@ class _Reader:
             a = self._operand(f, s)
             s.expect("*", "'*' in '%c = %a * %b'")
             b = self._operand(f, s)
-        s.pos = start
         self._template(f, s, tok.text, [a, b], [c], root=True)
 
     def _conv(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        start = s.pos
         s.expect("(", "'(' opening the operands")
         operands = [self._operand(f, s)]
         while s.accept(","):
             operands.append(self._operand(f, s))
         s.expect(")")
-        s.pos = start
         self._template(f, s, tok.text, operands[:-1], operands[-1:], root=True)
 
     def _reduce(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
@@ -706,7 +702,6 @@ class _Reader:
         if method not in ("sum", "max"):
             raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
                                  self.text, self.tokens[start].offset)
-        s.pos = start
         fn = _maximum(axis) if method == "max" else None
         self._template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
 
@@ -729,18 +724,15 @@ class _Reader:
 
     def _read_into(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        start = s.pos
         if s.at("{"):
             s.balanced()
         source = self._inline_view(f, s)
         s.expect("->", "'->' and the target")
         target = self._operand(f, s)
-        s.pos = start
         self._template(f, s, tok.text, [source], [target], inline=[source[0]])
 
     def _write_all(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        start = s.pos
         while not s.at_kind("value"):
             if s.at("{"):
                 s.balanced()
@@ -749,12 +741,10 @@ class _Reader:
         source = self._operand(f, s)
         s.expect("->", "'->' and the target")
         target = self._inline_view(f, s)
-        s.pos = start
         self._template(f, s, tok.text, [source], [target], inline=[target[0]])
 
     def _blockwise_reduce(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        start = s.pos
         s.next("the reduction")
         if s.at("["):
             s.balanced()
@@ -763,7 +753,6 @@ class _Reader:
         target = self._operand(f, s)
         s.expect("using", "'using' and the workspace")
         workspace = self._operand(f, s)
-        s.pos = start
         self._template(f, s, tok.text, [source], [target, workspace])
 
     def _generic_form(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
@@ -772,14 +761,12 @@ class _Reader:
             f.poisoned.update(results)
             s.pos = s.end
             return
-        start = s.pos
         s.expect("(", "'(' opening the operands")
         operands: list[tuple[int, str]] = []
         while not s.accept(")"):
             operands.append(self._operand(f, s))
             if not s.at(")"):
                 s.expect(",", "',' or ')'")
-        s.pos = start
         self._template(f, s, tok.text.strip('"'), operands, [])
 
     # }}}
