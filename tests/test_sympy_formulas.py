@@ -277,3 +277,19 @@ def test_padded_merge_unmerge_views(sizes: list[int], left: int, right: int, str
         expected = view.address((x,))
         if expected is not None:
             assert address(x) == (expected,), x
+
+
+def test_long_merge_unmerge_chains_are_refused_not_hung():
+    """Merge and Unmerge alternating: each composition doubles the formula (``(x floordiv 2) * 2 +
+    x mod 2`` repeats ``x``), so 12 pairs pass 20000 terms; the query stops at once."""
+    merge = va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 2, d0 mod 2)> by [<Merge{2, 2} ["x"] at [0] -> '
+                                   '["a", "b"] at [0, 1]>] bounds = [4] -> [2, 2]>')
+    unmerge = va.parse_transform_map('<affine_map<(d0, d1) -> (d0 * 2 + d1)> by [<Unmerge{2, 2} ["a", "b"] at '
+                                     '[0, 1] -> ["x"] at [0]>] bounds = [2, 2] -> [4]>')
+    assert len(va.sympy_formulas([merge, unmerge] * 8)) == 1
+    with pytest.raises(va.TooComplexError, match="more than 20000 terms"):
+        va.sympy_formulas([merge, unmerge] * 600)
+    view = va.View(va.Buffer((4,)), [merge, unmerge] * 600)
+    with pytest.raises(va.TooComplexError):
+        va.sympy_formulas(view)
+    assert va.max_vector_length(view, 0).length == 4  # the ISL relation has no such growth

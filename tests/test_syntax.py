@@ -194,3 +194,18 @@ def test_chains_sharing_a_prefix_are_two_views():
     views = va.parse_mlir_views(text)
     assert [(v.name, v.error, len(v.view.maps) if v.view else None) for v in views] == [
         ("%b", None, 2), ("%c", None, 2)]
+
+
+@pytest.mark.parametrize(("expr", "message"), [
+    ("(" * 101 + "d0" + ")" * 101, "expression nested deeper than 100 levels"),
+    ("- " * 101 + "d0", "expression nested deeper than 100 levels"),
+    (" + ".join(["d0"] * 202), "expression with more than 200 operations"),
+    ("d0" + " floordiv 2" * 201, "expression with more than 200 operations"),
+])
+def test_pathological_expressions_are_refused_not_crashed(expr, message):
+    text = f'<affine_map<(d0) -> ({expr})> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [4] -> [4]>'
+    with pytest.raises(va.TransformParseError, match=re.escape(message)):
+        va.parse_transform_map(text)
+    with pytest.raises(va.MlirParseError, match=re.escape(message)):
+        va.read_mlir(f"func.func @f(%a: memref<4xf32>) {{\n  %0 = rock.transform %a by {text} : memref<4xf32> "
+                     "to memref<4xf32>\n}")

@@ -19,6 +19,7 @@ from . import (
     Kernel,
     ParsedMap,
     ParsedView,
+    TooComplexError,
     TransformMap,
     TransformParseError,
     View,
@@ -314,14 +315,22 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
         if command == "check":
             entry["findings"] = _findings(findings)
         if command in ("check", "show"):
-            entry["address"] = None if not usable else format_formulas(sympy_formulas(
-                view, upper=dim_names(view.maps[0], "upper") if view.maps else None))[0]
+            entry["address"] = None if not usable else _address(view)
         if command == "check":
             entry["vectors"] = [_vectors(view, d) for d in range(view.rank)] if usable else []
         if command == "vectorize":
             entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
         out_views.append(entry)
     return {"file": label, "maps": maps, "views": out_views}
+
+
+def _address(view: View) -> str:
+    """The address formula, or why there is none (a chain too long to write as one formula)."""
+    try:
+        return format_formulas(sympy_formulas(
+            view, upper=dim_names(view.maps[0], "upper") if view.maps else None))[0]
+    except TooComplexError as e:
+        return f"address: no formula ({e})"
 
 
 def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:

@@ -39,6 +39,10 @@ class NotInvertibleError(ViewAlgebraError):
     """A view or map that has no inverse where one was asked for."""
 
 
+class TooComplexError(ViewAlgebraError):
+    """A query whose expressions are too large or too deeply nested to answer within bounds."""
+
+
 class RegularizeError(ViewAlgebraError):
     """The regularizer cannot rewrite a kernel."""
 

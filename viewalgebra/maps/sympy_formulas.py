@@ -18,7 +18,7 @@ from typing import cast
 
 import sympy
 
-from ..errors import InvalidTransformError, ViewAlgebraError
+from ..errors import InvalidTransformError, TooComplexError, ViewAlgebraError
 from . import affine as A
 from .equations import affine_map_of
 from .transform_map import TransformMap
@@ -36,7 +36,36 @@ def compose_affine(outer: A.AffineMap, inner: A.AffineMap) -> A.AffineMap:
         raise InvalidTransformError(
             f"compose_affine: dims of outer map ({outer.num_dims}) != "
             f"results of inner map ({len(inner.results)})")
-    return A.AffineMap(inner.num_dims, tuple(_substitute(e, inner.results) for e in outer.results))
+    composed = A.AffineMap(inner.num_dims, tuple(_substitute(e, inner.results) for e in outer.results))
+    sizes: dict[int, int] = {}
+    for e in composed.results:
+        if _tree_size(e, sizes) > MAX_TERMS:
+            raise TooComplexError(
+                f"compose_affine: a composed expression has more than {MAX_TERMS} terms (chains that "
+                "merge and unmerge many times grow exponentially as formulas; their ISL relations "
+                "do not)")
+    return composed
+
+
+MAX_TERMS = 20_000
+"""Largest expression (counted as a tree) a composition may produce."""
+
+
+def _tree_size(e: A.AffineExpr, sizes: dict[int, int]) -> int:
+    """Nodes of ``e`` as a tree; ``e`` is a DAG (composition shares subexpressions), so sizes are
+    memoized by node identity and the walk is linear in the DAG."""
+    stack: list[tuple[A.AffineExpr, bool]] = [(e, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in sizes:
+            continue
+        if not isinstance(node, A.BinaryExpr):
+            sizes[id(node)] = 1
+        elif expanded:
+            sizes[id(node)] = 1 + sizes[id(node.lhs)] + sizes[id(node.rhs)]
+        else:
+            stack += [(node, True), (node.lhs, False), (node.rhs, False)]
+    return sizes[id(e)]
 
 
 def _substitute(e: A.AffineExpr, values: tuple[A.AffineExpr, ...]) -> A.AffineExpr:
@@ -180,6 +209,16 @@ def sympy_formulas(x: TransformMap | Sequence[TransformMap] | View, *,
     ``(Eq(l0, 8*u0 + u1),)``; ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>`` over
     ``[32] -> [4, 8]`` gives ``(Eq(l0, floor(u0/8)), Eq(l1, Mod(u0, 8)))``.
     """
+    try:
+        return _formulas(x, upper, lower)
+    except RecursionError:  # the composed expressions of a very long chain
+        raise TooComplexError(
+            "sympy_formulas: the composed expressions are nested too deeply for symbolic formulas "
+            f"(a chain of {1 if isinstance(x, TransformMap) else len(_chain(x))} maps)") from None
+
+
+def _formulas(x: TransformMap | Sequence[TransformMap] | View, upper: Sequence[str] | None,
+              lower: Sequence[str] | None) -> tuple[sympy.Eq, ...]:
     if isinstance(x, View):
         amap = _address_map(x)
         default_lower: tuple[str, ...] = ("address",)
@@ -194,6 +233,10 @@ def sympy_formulas(x: TransformMap | Sequence[TransformMap] | View, *,
         cast(sympy.Eq, sympy.Eq(sympy.Symbol(n, integer=True), to_sympy(e, upper_symbols),
                                 evaluate=False))
         for n, e in zip(lower_names, amap.results, strict=True))
+
+
+def _chain(x: Sequence[TransformMap] | View) -> tuple[TransformMap, ...]:
+    return tuple(x.maps) if isinstance(x, View) else tuple(x)
 
 
 def _address_map(view: View) -> A.AffineMap:

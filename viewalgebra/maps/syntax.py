@@ -22,6 +22,12 @@ from .view import View
 
 _T = TypeVar("_T")
 
+MAX_NESTING = 100
+"""Deepest nesting of parentheses and unary minuses an affine expression may have."""
+MAX_OPERATIONS = 200
+"""Most binary operations one result expression may have (rocMLIR's have a few dozen at most):
+expressions are trees, and the functions that walk them recurse."""
+
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<string>"(?:[^"\\\n]|\\.)*")
@@ -49,6 +55,10 @@ class _Parser:
         self.pos = offset
         self.aliases = dict(aliases or {})
         self._peeked: _Tok | None = None
+        self.depth = 0
+        """Parentheses and unary minuses open around the current point (bounded)."""
+        self.operations = 0
+        """Binary operations in the current result expression (bounded)."""
 
     # {{{ tokens
 
@@ -146,9 +156,18 @@ class _Parser:
             raise self.error("an identifier")
         return self.next().text
 
+    def count_operation(self, tok: _Tok) -> None:
+        self.operations += 1
+        if self.operations > MAX_OPERATIONS:
+            raise TransformParseError(
+                f"expression with more than {MAX_OPERATIONS} operations", self.text, tok.offset)
+
     def affine_expr(self, names: dict[str, int]) -> A.AffineExpr:
+        if self.depth == 0:  # a whole result expression
+            self.operations = 0
         expr = self.affine_term(names)
         while self.peek().text in ("+", "-"):
+            self.count_operation(self.peek())
             sign = self.next().text
             rhs = self.affine_term(names)
             expr = A.add(expr, rhs if sign == "+" else A.mul(rhs, -1))
@@ -157,6 +176,7 @@ class _Parser:
     def affine_term(self, names: dict[str, int]) -> A.AffineExpr:
         expr = self.affine_unary(names)
         while self.peek().text in ("*", "floordiv", "ceildiv", "mod"):
+            self.count_operation(self.peek())
             op_tok = self.next()
             rhs = self.affine_unary(names)
             if op_tok.text == "*":
@@ -183,12 +203,20 @@ class _Parser:
 
     def affine_unary(self, names: dict[str, int]) -> A.AffineExpr:
         tok = self.peek()
-        if self.accept("-"):
-            return A.mul(self.affine_unary(names), -1)
-        if self.accept("("):
-            expr = self.affine_expr(names)
-            self.expect(")", "')' closing the parenthesized expression")
-            return expr
+        if tok.text in ("-", "(") and tok.kind == "punct":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise TransformParseError(
+                    f"expression nested deeper than {MAX_NESTING} levels", self.text, tok.offset)
+            try:
+                if self.accept("-"):
+                    return A.mul(self.affine_unary(names), -1)
+                self.next()
+                expr = self.affine_expr(names)
+                self.expect(")", "')' closing the parenthesized expression")
+                return expr
+            finally:
+                self.depth -= 1
         if tok.kind == "int":
             return A.const(int(self.next().text))
         if tok.kind == "ident" and tok.text in names:
