@@ -67,11 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in _COMMANDS.items():
         sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
-        sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or one "
-                                       "transform map in rocMLIR syntax")
+        if name == "regularize":
+            sub.add_argument("input", help="an .mlir file")
+        else:
+            sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
+                                           "one transform map in rocMLIR syntax")
+            sub.add_argument("--dtype", default="f32",
+                             help="element type of the buffer under a map given as text (default f32)")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
-        sub.add_argument("--dtype", default="f32",
-                         help="element type of the buffer under a map given as text (default f32)")
         if name == "vectorize":
             sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
             sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
