@@ -10,6 +10,12 @@ class ViewAlgebraError(Exception):
 class InvalidTransformError(ViewAlgebraError, ValueError):
     """A transform, transform map or view breaks a rule (rocMLIR's verifier or a stricter one)."""
 
+    offset: int | None = None
+    """Raised while parsing: character offset of the offending text (the message starts with its
+    line and column)."""
+    reason: str = ""
+    """Raised while parsing: the message without its location."""
+
 
 class TransformParseError(ViewAlgebraError, ValueError):
     """Text that is not valid rocMLIR / MLIR syntax.

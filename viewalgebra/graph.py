@@ -266,28 +266,29 @@ def with_operands(op: Op, reads: Sequence[str], writes: Sequence[str]) -> Op:
     return replace(op, reads=tuple(reads), writes=tuple(writes))
 
 
-def _memref(shape: Sequence[int], dtype: str) -> str:
+def memref_type(shape: Sequence[int], dtype: str) -> str:
+    """``memref<4x8xf32>``."""
     return f"memref<{''.join(f'{s}x' for s in shape)}{dtype}>"
 
 
 def print_kernel(k: Kernel) -> str:
     """Readable MLIR-like text of a kernel (views print as ``rock.transform`` chains)."""
     used = k.used_values()
-    args = ", ".join(f"%{v.name}: {_memref(v.shape, v.dtype)}" for v in k.values.values()
+    args = ", ".join(f"%{v.name}: {memref_type(v.shape, v.dtype)}" for v in k.values.values()
                      if isinstance(v, BufferValue) and v.kind == "argument")
     lines = [f"func.func @{k.name}({args}) {{"]
     for v in k.values.values():
         if v.name not in used:
             continue
         if isinstance(v, BufferValue) and v.kind == "alloc":
-            lines.append(f"  %{v.name} = memref.alloc() : {_memref(v.shape, v.dtype)}")
+            lines.append(f"  %{v.name} = memref.alloc() : {memref_type(v.shape, v.dtype)}")
         elif isinstance(v, ViewValue):
             below, dtype = v.source, k.dtype(v.name)
             for i, m in enumerate(reversed(v.maps)):
                 target = v.name if i == len(v.maps) - 1 else f"{v.name}_{len(v.maps) - 1 - i}"
                 lines.append(f"  %{target} = rock.transform %{below} by "
                              f"{print_transform_map(m, prefix=False)} : "
-                             f"{_memref(m.lower_bounds, dtype)} to {_memref(m.upper_bounds, dtype)}")
+                             f"{memref_type(m.lower_bounds, dtype)} to {memref_type(m.upper_bounds, dtype)}")
                 below = target
     for op in k.ops:
         attrs = "".join(f" {key} = {value!r}" for key, value in op.attrs)

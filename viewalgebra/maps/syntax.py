@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from ..errors import InvalidTransformError, TransformParseError, ViewAlgebraError
@@ -349,7 +349,9 @@ def _quote(s: str) -> str:
 
 def _located(e: InvalidTransformError, text: str, offset: int) -> InvalidTransformError:
     loc = TransformParseError("", text, offset)
-    return InvalidTransformError(f"{loc.line}:{loc.column}: {e}")
+    located = InvalidTransformError(f"{loc.line}:{loc.column}: {e}")
+    located.offset, located.reason = offset, str(e)
+    return located
 
 
 def parse_affine_map(text: str) -> A.AffineMap:
@@ -395,6 +397,15 @@ def read_transform_map(text: str, *, strict: bool = True,
     """Parse a transform map and keep the written affine map beside it (``lint`` compares them)."""
     tm, written = _read(text, strict, aliases)
     return ParsedMap(tm, written, 1, 1)
+
+
+def read_transform_map_at(text: str, offset: int, *, strict: bool = True,
+                          aliases: Mapping[str, A.AffineMap] | None = None) -> ParsedMap:
+    """The transform map that starts at ``offset`` of a larger text (what follows it is not
+    read); errors are located in ``text``."""
+    tm, written = _Parser(text, offset, aliases).transform_map(strict)
+    loc = TransformParseError("", text, offset)
+    return ParsedMap(tm, written, loc.line, loc.column, offset=offset)
 
 
 def _read(text: str, strict: bool,
@@ -481,8 +492,8 @@ _ATTRIBUTE = re.compile(r"#rock\.transform_map\s*<")
 _SPLIT = re.compile(r"^[ \t]*// -----", re.M)
 
 
-def _blank_comments(text: str) -> str:
-    # Replace // comments by spaces (offsets, lines and columns stay those of the file).
+def blank_comments(text: str) -> str:
+    """``text`` with its ``//`` comments replaced by spaces (offsets, lines and columns stay)."""
     return re.sub(r"//[^\n]*", lambda m: " " * len(m.group()), text)
 
 
@@ -496,7 +507,7 @@ def parse_mlir_transform_maps(text: str, *, strict: bool = False,
     default) accepts what rocMLIR accepts. With ``errors="collect"`` a map that fails to parse or
     verify is returned with its ``error`` instead of raising.
     """
-    code = _blank_comments(text)
+    code = blank_comments(text)
     found: list[ParsedMap] = []
     bounds = [0] + [m.start() for m in _SPLIT.finditer(text)] + [len(text)]
     for begin, end in zip(bounds, bounds[1:], strict=False):
@@ -525,9 +536,8 @@ def _section_maps(code: str, begin: int, end: int, strict: bool,
         name, form = starts[offset]
         loc = TransformParseError("", code, offset)
         try:
-            p = _Parser(code, offset, aliases)
-            tm, written = p.transform_map(strict)
-            found.append(ParsedMap(tm, written, loc.line, loc.column, name, form, None, offset))
+            parsed = read_transform_map_at(code, offset, strict=strict, aliases=aliases)
+            found.append(replace(parsed, name=name, form=form))
         except ViewAlgebraError as e:
             if errors == "raise":
                 raise
@@ -561,7 +571,7 @@ def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
     function argument or an allocation, typed by the first transform's source memref type) and
     ends at a ``rock.transform`` result that no other ``rock.transform`` reads.
     """
-    code = _blank_comments(text)
+    code = blank_comments(text)
     maps = parse_mlir_transform_maps(text, errors="collect")
     found: list[ParsedView] = []
     cuts = sorted({0, len(code)} | {m.start() for m in _SPLIT.finditer(text)}

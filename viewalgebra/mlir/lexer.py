@@ -156,7 +156,7 @@ class Cursor:
                 if stack[-1].text != _CLOSE[tok.text]:
                     raise MlirParseError(
                         f"'{tok.text}' closes '{stack[-1].text}' opened at "
-                        f"{_where(self.text, stack[-1].offset)}", self.text, tok.offset)
+                        f"{where(self.text, stack[-1].offset)}", self.text, tok.offset)
                 stack.pop()
         return start, self.pos
 
@@ -185,6 +185,12 @@ class Cursor:
         return i
 
 
-def _where(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset``."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def where(text: str, offset: int) -> str:
+    """``line:column`` of ``offset``."""
+    line, column = line_column(text, offset)
+    return f"{line}:{column}"

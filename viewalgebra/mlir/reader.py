@@ -33,11 +33,11 @@ from ..graph import Kernel
 from ..maps import affine as A
 from ..maps.equations import affine_map_of
 from ..maps.reshape import collapse_shape_map, expand_shape_map
-from ..maps.syntax import parse_affine_map, read_transform_map
+from ..maps.syntax import blank_comments, parse_affine_map, read_transform_map_at
 from ..maps.transform_map import TransformMap
 from .body import read_body
 from .indexing import indexing_maps
-from .lexer import Cursor, Token, tokenize
+from .lexer import Cursor, Token, line_column, tokenize, where
 
 ROOTS = ("rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gemm", "rock.conv", "rock.conv2d")
 SUPPORTED = (
@@ -184,9 +184,12 @@ class _Reader:
     def __init__(self, text: str, errors: Literal["raise", "collect"] = "raise") -> None:
         self.errors = errors
         self.text = text
+        self.code = blank_comments(text)
+        """The text without comments, at the same offsets (for the transform-map parser)."""
         self.tokens = tokenize(text)
         self.affine: dict[str, A.AffineMap] = {}
-        self.maps: dict[str, tuple[str, int]] = {}
+        self.maps: dict[str, int] = {}
+        """Transform-map aliases: where each value starts in the text."""
         self.written: dict[TransformMap, A.AffineMap] = {}
         self.handlers: dict[str, Callable[[_FunctionState, Cursor, list[str], Token], None]] = {
             "memref.alloc": self._alloc, "rock.alloc": self._alloc,
@@ -262,7 +265,7 @@ class _Reader:
         if first.text == "affine_map":
             self.affine[name] = self._affine_map(value, value.pos, end)
         elif first.text == "#rock.transform_map":
-            self.maps[name] = (value.source(value.pos + 1, end), self.tokens[value.pos + 1].offset)
+            self.maps[name] = first.offset
         return c.source(start, end)
 
     def _affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
@@ -272,28 +275,23 @@ class _Reader:
         except TransformParseError as e:
             raise MlirParseError(e.reason, self.text, self.tokens[start].offset + e.offset) from None
 
-    def _transform_map(self, text: str, offset: int) -> TransformMap:
+    def _transform_map(self, offset: int) -> TransformMap:
+        """The map at ``offset`` of the file (its ``<`` or ``#rock.transform_map``)."""
         try:
-            parsed = read_transform_map(text, strict=False, aliases=self.affine)
-            tm = parsed.map
-            if tm is None or parsed.written is None:  # read_transform_map raises instead
-                raise MlirParseError("expected a transform map", self.text, offset)
-            try:
-                affine_map_of(tm)
-            except InvalidTransformError:
-                self.written[tm] = parsed.written
-            return tm
+            parsed = read_transform_map_at(self.code, offset, strict=False, aliases=self.affine)
         except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, offset + e.offset) from None
+            raise MlirParseError(e.reason, self.text, e.offset) from None
         except InvalidTransformError as e:
-            m = re.match(r"(\d+):(\d+): (.*)", str(e), re.S)
-            if m is None:
-                raise MlirParseError(str(e), self.text, offset) from None
-            line, column = int(m.group(1)), int(m.group(2))
-            inner = 0
-            for _ in range(line - 1):
-                inner = text.index("\n", inner) + 1
-            raise MlirParseError(m.group(3), self.text, offset + inner + column - 1) from None
+            raise MlirParseError(e.reason or str(e), self.text,
+                                 offset if e.offset is None else e.offset) from None
+        tm, written = parsed.map, parsed.written
+        if tm is None or written is None:  # read_transform_map_at raises instead
+            raise MlirParseError("expected a transform map", self.text, offset)
+        try:
+            affine_map_of(tm)
+        except InvalidTransformError:
+            self.written[tm] = written
+        return tm
 
     # }}}
     # {{{ functions
@@ -343,12 +341,12 @@ class _Reader:
             with contextlib.suppress(_Poisoned):
                 self._statement(f, stmt)
         if f.unsupported:
-            listed = ", ".join(f"{op} at {_where(self.text, at)}" for op, at in f.unsupported)
+            listed = ", ".join(f"{op} at {where(self.text, at)}" for op, at in f.unsupported)
             raise UnsupportedOpsError(
                 f"@{name} uses ops the reader does not support: {listed} (supported: "
                 f"{', '.join(SUPPORTED)}, and ops in generic form without results)",
                 self.text, f.unsupported[0][1],
-                tuple((op, *_line_column(self.text, at)) for op, at in f.unsupported))
+                tuple((op, *line_column(self.text, at)) for op, at in f.unsupported))
         return MlirFunction(
             f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
             tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
@@ -464,13 +462,13 @@ class _Reader:
             s.next()
             tok = s.peek()
         if tok is not None and tok.text == "<":
-            start, stop = s.balanced()
-            return self._transform_map(s.source(start, stop), tok.offset)
+            s.balanced()
+            return self._transform_map(tok.offset)
         if tok is not None and tok.kind == "hash":
             s.next()
             if tok.text[1:] not in self.maps:
                 raise MlirParseError(f"undefined transform map {tok.text}", self.text, tok.offset)
-            return self._transform_map(*self.maps[tok.text[1:]])
+            return self._transform_map(self.maps[tok.text[1:]])
         raise s.error("a transform map '<affine_map<...> by [...] ...>' or '#alias'")
 
     def _reassociation(self, s: Cursor) -> list[list[int]]:
@@ -650,7 +648,7 @@ class _Reader:
         slots.update({i: Slot("write", n, i in inline) for n, (i, _) in enumerate(writes)})
         pieces: list[str | Slot] = []
         pos = s.tokens[s.begin].offset
-        indent = "\n" + " " * (_line_column(self.text, pos)[1] - 1)
+        indent = "\n" + " " * (pos - (self.text.rfind("\n", 0, pos) + 1))  # the op's column
         for i in sorted(slots):
             tok = s.tokens[i]
             pieces.extend([self.text[pos:tok.offset].replace(indent, "\n"), slots[i]])
@@ -790,15 +788,6 @@ def _name(c: Cursor) -> str:
 
 def _end(tok: Token) -> int:
     return tok.offset + len(tok.text)
-
-
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def _where(text: str, offset: int) -> str:
-    line, column = _line_column(text, offset)
-    return f"{line}:{column}"
 
 
 def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:

@@ -8,11 +8,11 @@ print in their usual form. An op built in Python with a ``fn`` has no MLIR form:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ..errors import MlirWriteError
-from ..graph import BufferValue, Kernel, Op, ViewValue
+from ..graph import BufferValue, Kernel, Op, ViewValue, memref_type
 from ..maps.syntax import print_transform_map
 from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
@@ -46,10 +46,6 @@ def _indented(text: str, indent: int) -> str:
     return "\n".join("  " * indent + line if line else line for line in text.split("\n"))
 
 
-def _memref(shape: Sequence[int], dtype: str) -> str:
-    return f"memref<{''.join(f'{s}x' for s in shape)}{dtype}>"
-
-
 class _Names:
     """Types of values and fresh names for intermediate views and constants."""
 
@@ -64,7 +60,7 @@ class _Names:
         v = self.kernel.values[value]
         if isinstance(v, BufferValue) and value in self.full:
             return self.full[value]
-        return _memref(self.kernel.shape(value), self.kernel.dtype(value))
+        return memref_type(self.kernel.shape(value), self.kernel.dtype(value))
 
     def fresh(self, base: str) -> str:
         name, k = base, 0
@@ -110,8 +106,8 @@ def _transforms(v: ViewValue, names: _Names) -> list[str]:
         target = v.name if i == len(v.maps) - 1 else names.fresh(f"{v.name}_{i}")
         lines.append(f"  %{target} = rock.transform %{below} by "
                      f"{print_transform_map(m, prefix=False, affine_map=names.written.get(m))}"
-                     f" : {names.type(below) if i == 0 else _memref(m.lower_bounds, dtype)} to "
-                     f"{_memref(m.upper_bounds, dtype)}")
+                     f" : {names.type(below) if i == 0 else memref_type(m.lower_bounds, dtype)} to "
+                     f"{memref_type(m.upper_bounds, dtype)}")
         below = target
     return lines
 
