@@ -564,7 +564,7 @@ class _Reader:
             elif key == "indexing_maps":
                 maps = self._indexing_maps(value)
             elif key == "iterator_types":
-                iterators = [_iterator(t.text) for t in value.tokens[value.pos:value.end]
+                iterators = [t.text.strip('"') for t in value.tokens[value.pos:value.end]
                              if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
             else:
                 extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
@@ -666,8 +666,10 @@ class _Reader:
 
     def _gemm(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
         self._result(results, tok, 0)
-        if s.accept("("):
-            a, b = self._operand(f, s), (s.expect(","), self._operand(f, s))[1]
+        if s.accept("("):  # rock.gridwise_gemm_accel(%a, %b, %c)
+            a = self._operand(f, s)
+            s.expect(",")
+            b = self._operand(f, s)
             s.expect(",")
             c = self._operand(f, s)
         else:
@@ -814,10 +816,6 @@ def _maximum(axis: int) -> Callable[[Any], Any]:
     def reduce(x: Any) -> Any:
         return np.max(x, axis=axis, keepdims=True)
     return reduce
-
-
-def _iterator(text: str) -> str:
-    return text.strip('"')
 
 
 def _attribute_int(s: Cursor, key: str) -> int | None:

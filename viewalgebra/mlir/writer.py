@@ -151,16 +151,14 @@ def _slot(op: Op, slot: Slot, k: Kernel) -> str:
 def _generic(op: Op, syntax: GenericText, names: _Names) -> list[str]:
     k = names.kernel
     rank = len(k.shape(op.writes[0])) if op.writes else 0
-    if syntax.indexing_maps is not None:
-        maps = list(syntax.indexing_maps)
-    else:
+    if syntax.indexing_maps is not None:  # kept as written: the op was never rewritten
+        maps, iterators = list(syntax.indexing_maps), tuple(op.attr("iterator_types", ()))
+    else:  # parallel, identity maps over its (possibly new) shape
         dims = ", ".join(f"d{i}" for i in range(rank))
         maps = [f"affine_map<({dims}) -> ({dims})>"] * (len(op.reads) + len(op.writes))
-    iterators = op.attr("iterator_types", ()) or ("parallel",) * rank
-    if len(iterators) != rank and syntax.indexing_maps is None:
         iterators = ("parallel",) * rank
     entries = [f"indexing_maps = [{', '.join(maps)}]",
-               f"iterator_types = [{', '.join(f'{chr(34)}{it}{chr(34)}' for it in iterators)}]"]
+               "iterator_types = [" + ", ".join(f'"{it}"' for it in iterators) + "]"]
     entries += list(syntax.attributes)
     entries += [f"{key} = {value} : index" for key, value in op.attrs
                 if key not in ("iterator_types",) and isinstance(value, int)]
