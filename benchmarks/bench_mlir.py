@@ -46,6 +46,12 @@ def main(argv: list[str] | None = None) -> int:
                      for v in (*op.reads, *op.writes))
         print(f"{name[:48]:48} {ms(read)} {ms(regular['seed'])} {ms(regular['rocmlir'])} {ms(write)} "
               f"{ms(run)}  {points}")
+    # Reading scales with the file: copies of bug-1550 under fresh names, time per function.
+    text = (ROOT / "tests" / "data" / "rocmlir" / FILES[3]).read_text()
+    for copies in (10, 100):
+        big = "\n".join(text.replace("@mlir_convolution", f"@copy{i}_convolution") for i in range(copies))
+        per = median_time(lambda big=big: va.read_mlir(big), 3) / copies
+        print(f"read {copies} copies of {FILES[3]} ({len(big) / 1e6:.1f} MB): {ms(per)} per function")
     return 0
 
 

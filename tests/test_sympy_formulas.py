@@ -292,4 +292,7 @@ def test_long_merge_unmerge_chains_are_refused_not_hung():
     view = va.View(va.Buffer((4,)), [merge, unmerge] * 600)
     with pytest.raises(va.TooComplexError):
         va.sympy_formulas(view)
-    assert va.max_vector_length(view, 0).length == 4  # the ISL relation has no such growth
+    from oracle import legal_lengths
+
+    # The ISL relation has no such growth: the exact answer still comes, equal to brute force.
+    assert va.max_vector_length(view, 0).length == max(legal_lengths(view, 0, 4)) == 4

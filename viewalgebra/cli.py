@@ -234,9 +234,8 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
 
 
 def _kernels(text: str) -> list[dict[str, Any]]:
-    """Per fusion root of each kernel that reads: its accesses followed through the fused ops to
-    the function arguments after ``regularize`` (seed style), with the exact vector length of
-    every dim."""
+    """Every load and store of each fusion root, followed through the fused ops to the function
+    arguments after ``regularize`` (seed style), with the exact vector length of every dim."""
     try:
         module = read_mlir(text, errors="collect")
     except ViewAlgebraError:
