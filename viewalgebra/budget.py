@@ -29,11 +29,16 @@ class QueryTimeoutError(ViewAlgebraError, TimeoutError):
     """An ISL query did not finish within its wall-clock limit."""
 
 
-def run_bounded(fn: Callable[[], T], timeout: float | None, what: str) -> T:
-    """``fn()``, bounded by ``timeout`` seconds of ISL work (``None``: unbounded).
+def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float | None, what: str) -> T:
+    """``fn(*args)``, bounded by ``timeout`` seconds of ISL work (``None``: unbounded).
 
-    ``fn`` must return picklable plain data (ISL objects cannot cross processes).
+    ``fn`` must be a module-level function, and ``args`` and its result picklable plain data:
+    they may cross to a worker process (ISL objects cannot).
     """
+    return _run_bounded(lambda: fn(*args), timeout, what)
+
+
+def _run_bounded(fn: Callable[[], T], timeout: float | None, what: str) -> T:
     if timeout is None:
         return _isl_errors(fn, what)
     ctx = isl.DEFAULT_CONTEXT

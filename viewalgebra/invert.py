@@ -288,7 +288,7 @@ def invert(maps: TransformMap | View | Sequence[TransformMap], *,
     ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
     """
     chain = _chain(maps)
-    answer = run_bounded(lambda: _solve(chain), timeout, "invert")
+    answer = run_bounded(_solve, (chain,), timeout, "invert")
     f = chain_function(chain)
     return Inverse(
         answer.kind, isl.Map.from_pw_multi_aff(f).reverse(), answer.maps, answer.reason,
@@ -312,7 +312,7 @@ def verify_inverse(maps: TransformMap | View | Sequence[TransformMap],
             f"verify_inverse: the inverse maps {list(inverse[0].upper_bounds)} -> "
             f"{list(inverse[-1].lower_bounds)} but the chain maps {list(chain[0].upper_bounds)} -> "
             f"{list(chain[-1].lower_bounds)}")
-    found = run_bounded(lambda: _counterexample(chain, inverse), timeout, "verify_inverse")
+    found = run_bounded(_counterexample, (chain, inverse), timeout, "verify_inverse")
     if found is None:
         return Verification(True)
     side, point = found

@@ -229,24 +229,26 @@ def _access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
 def _prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tuple[TransformMap, ...],
            *, exact: bool, what: str) -> None:
     """ISL's check that an operand reaches the same elements after a rewrite as before."""
-    def holds() -> bool:
-        old, new = _access(shape, before), _access(shape, after)
-        return new.is_equal(old) if exact else new.is_subset(old)
-
-    if not run_bounded(holds, ISL_TIMEOUT, what):
+    if not run_bounded(_same_access, (shape, before, after, exact), ISL_TIMEOUT, what):
         raise RegularizeError(f"internal: {what} failed its ISL proof (please report)")
+
+
+def _same_access(shape: tuple[int, ...], before: tuple[TransformMap, ...],
+                 after: tuple[TransformMap, ...], exact: bool) -> bool:
+    old, new = _access(shape, before), _access(shape, after)
+    return new.is_equal(old) if exact else new.is_subset(old)
 
 
 def _inside(k: Kernel, value: str, region: isl.Set) -> bool:
     """Whether every element that ``value`` reaches in its buffer lies in ``region``."""
     _, chain = k.chain(value)
-    shape = k.shape(value)
+    return run_bounded(_reaches_inside, (k.shape(value), chain, str(region)), ISL_TIMEOUT,
+                       f"the region %{value} reaches")
 
-    def holds() -> bool:
-        reached = box(shape) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
-        return reached.is_subset(region)
 
-    return run_bounded(holds, ISL_TIMEOUT, f"the region %{value} reaches")
+def _reaches_inside(shape: tuple[int, ...], chain: tuple[TransformMap, ...], region: str) -> bool:
+    reached = box(shape) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
+    return reached.is_subset(isl.Set(region))
 
 
 def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite]) -> None:

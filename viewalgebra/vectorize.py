@@ -102,9 +102,8 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
         raise ViewAlgebraError(f"max_vector_length: run length must be at least 1, got {run}")
     if max_elements is not None and max_elements < 1:
         raise ViewAlgebraError(f"max_vector_length: max_elements must be at least 1, got {max_elements}")
-    return run_bounded(
-        lambda: _solve(view, dim, run, max_elements, power_of_two, aligned, rocmlir_compatible),
-        timeout, f"max_vector_length(dim={dim})")
+    return run_bounded(_solve, (view, dim, run, max_elements, power_of_two, aligned, rocmlir_compatible),
+                       timeout, f"max_vector_length(dim={dim})")
 
 
 def _solve(view: View, dim: int, run: int, cap: int | None, power_of_two: bool, aligned: bool,
