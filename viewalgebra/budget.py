@@ -1,19 +1,36 @@
-"""Bounded ISL work: a query either answers within its budget or fails with a clear error.
+"""Bounded ISL work: a query answers within its wall-clock ``timeout`` or fails with a clear error.
 
-islpy holds the GIL and ignores signals during a call, and ISL's operation counter does not bound
-time (islpy-notes.md §6). So a query first runs here under a small operation budget, which cheap
-queries never reach; one that reaches it runs again in a forked worker process that is killed
-when the wall-clock ``timeout`` expires.
+islpy holds the GIL and ignores signals during a call, ISL's operation counter does not bound time
+and lives on islpy's one shared context, and islpy leaves a few dozen bytes behind on most ISL
+operations (docs/performance.md). So bounded work runs in a worker process, one per calling
+thread, started on first use (a fresh interpreter, not a fork: safe in threaded hosts):
+
+* the caller waits on the worker's pipe; at the deadline, or on ``KeyboardInterrupt``, the worker
+  is killed and a new one starts with the next query, so a timeout holds to the millisecond and
+  never touches another thread's query;
+* the worker keeps its ISL objects cached between queries and is replaced once its memory passes
+  ``WORKER_MEMORY_LIMIT``, so what islpy leaks never accumulates in the caller.
+
+Where no worker can start (``VIEWALGEBRA_WORKERS=0``, or no Python executable to start), work
+runs in the calling process without a time bound; ``timeouts_hold()`` says which applies.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import pickle
 import select
+import struct
+import subprocess
+import sys
+import threading
 import time
+import warnings
+import weakref
 from collections.abc import Callable
-from typing import TypeVar
+from pathlib import Path
+from typing import IO, Any, TypeVar, cast
 
 import islpy as isl
 
@@ -21,8 +38,10 @@ from .errors import ViewAlgebraError
 
 T = TypeVar("T")
 
-OPERATION_BUDGET = 200_000
-"""ISL operations a query may spend in this process before it moves to a worker."""
+WORKER_MEMORY_LIMIT = 512 * 2**20
+"""Resident bytes past which a worker is replaced after its current query."""
+
+_HEADER = struct.Struct("<Q")
 
 
 class QueryTimeoutError(ViewAlgebraError, TimeoutError):
@@ -30,106 +49,183 @@ class QueryTimeoutError(ViewAlgebraError, TimeoutError):
 
 
 def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float | None, what: str) -> T:
-    """``fn(*args)``, bounded by ``timeout`` seconds of ISL work (``None``: unbounded).
+    """``fn(*args)``, answered within ``timeout`` seconds of wall-clock time (``None``: no limit),
+    else ``QueryTimeoutError``.
 
     ``fn`` must be a module-level function, and ``args`` and its result picklable plain data:
-    they may cross to a worker process (ISL objects cannot).
+    they cross to the worker process (ISL objects cannot).
     """
-    return _run_bounded(lambda: fn(*args), timeout, what)
+    if timeout is not None and timeout <= 0:
+        raise ViewAlgebraError(f"{what}: timeout must be positive, got {timeout}")
+    worker = _thread_worker()
+    if worker is None:
+        return _local(fn, args, what)
+    return worker.call(fn, args, timeout, what)
 
 
-def _run_bounded(fn: Callable[[], T], timeout: float | None, what: str) -> T:
-    if timeout is None:
-        return _isl_errors(fn, what)
-    ctx = isl.DEFAULT_CONTEXT
-    ctx.set_max_operations(OPERATION_BUDGET)
-    ctx.reset_operations()
+def timeouts_hold() -> bool:
+    """Whether bounded work runs in a worker process here (else in-process, without a time bound)."""
+    return _workers_enabled()
+
+
+def stop_workers() -> None:
+    """Stop every worker process (they start again on demand); clears their ISL caches too."""
+    for worker in list(_ALL):
+        worker.stop()
+
+
+def _local(fn: Callable[..., T], args: tuple[object, ...], what: str) -> T:
     try:
-        try:
-            result = fn()
-        except Exception:
-            if not _over_budget():
-                raise
-        else:
-            # Past its budget ISL may answer silently wrong (a void sample point, say), so a
-            # result computed after the budget ran out is not trusted.
-            if not _over_budget():
-                return result
-    except isl.Error as e:
-        raise ViewAlgebraError(f"{what}: ISL failed: {e}") from None
-    finally:
-        ctx.set_max_operations(0)
-        ctx.reset_operations()
-    if not hasattr(os, "fork"):
-        return _isl_errors(fn, what)
-    return _in_worker(fn, timeout, what)
-
-
-_PROBE = isl.Set("{ [i, j] : 0 <= i <= 10 and 0 <= j <= 10 and 3i + 5j >= 7 and 2i - j <= 4 }")
-
-
-def _over_budget() -> bool:
-    """Whether the operation budget ran out: the probe needs simplex pivots, which count."""
-    try:
-        _PROBE.sample_point()
-    except isl.Error:
-        return True
-    return False
-
-
-def _isl_errors(fn: Callable[[], T], what: str) -> T:
-    try:
-        return fn()
+        return fn(*args)
     except isl.Error as e:
         raise ViewAlgebraError(f"{what}: ISL failed: {e}") from None
 
 
-def _in_worker(fn: Callable[[], T], timeout: float, what: str) -> T:
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the worker: answer through the pipe, never return into the caller's code
-        status = 0
+# {{{ workers
+
+
+def _workers_enabled() -> bool:
+    return os.environ.get("VIEWALGEBRA_WORKERS", "1") != "0" and bool(sys.executable)
+
+
+_ALL: weakref.WeakSet[_Worker] = weakref.WeakSet()
+_THREAD = threading.local()
+_warned = False
+
+
+def _thread_worker() -> _Worker | None:
+    global _warned
+    if not _workers_enabled():
+        if not _warned:
+            _warned = True
+            warnings.warn("viewalgebra: no worker processes (VIEWALGEBRA_WORKERS=0 or no Python "
+                          "executable); ISL queries run in-process and timeouts are not enforced",
+                          RuntimeWarning, stacklevel=3)
+        return None
+    worker = cast("_Worker | None", getattr(_THREAD, "worker", None))
+    if worker is None or worker.pid != os.getpid():  # also after a fork of the caller
+        worker = _Worker()
+        _THREAD.worker = worker
+    return worker
+
+
+class _Worker:
+    """One worker process, used by one thread at a time; restarted after a kill or when large."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        # The process sits in a box shared with the finalizer, which kills it when the thread
+        # that owns this worker ends.
+        self._box: list[subprocess.Popen[bytes] | None] = [None]
+        _ALL.add(self)
+        weakref.finalize(self, _Worker._kill, self._box)
+
+    @staticmethod
+    def _kill(box: list[subprocess.Popen[bytes] | None]) -> None:
+        proc = box[0] if box else None
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    def stop(self) -> None:
+        _Worker._kill(self._box)
+        self._box[0] = None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        top = str(Path(__file__).resolve().parent.parent)
+        code = (f"import sys; sys.path.insert(0, {top!r}); "
+                "from viewalgebra._worker import main; main()")
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        self._box[0] = proc
+        return proc
+
+    def call(self, fn: Callable[..., T], args: tuple[object, ...], timeout: float | None,
+             what: str) -> T:
+        start = time.monotonic()
+        proc = self._box[0]
+        if proc is None or proc.poll() is not None:
+            proc = self._start()
+        deadline = None if timeout is None else start + timeout
+        payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            os.close(read_end)
-            try:
-                payload = pickle.dumps(("ok", fn()))
-            except Exception as e:  # sent back and raised in the caller  # noqa: BLE001
-                try:
-                    payload = pickle.dumps(("raise", e))
-                except Exception:  # noqa: BLE001
-                    payload = pickle.dumps(("error", f"{type(e).__name__}: {e}"))
-            with os.fdopen(write_end, "wb") as out:
-                out.write(payload)
-        except BaseException:  # noqa: BLE001
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            ready = select.select([read_end], [], [], max(remaining, 0))[0] if remaining > 0 else []
-            if not ready:
-                os.kill(pid, 9)
+            stdin = cast("IO[bytes]", proc.stdin)
+            stdin.write(_HEADER.pack(len(payload)) + payload)
+            stdin.flush()
+            reply = _read_message(cast("IO[bytes]", proc.stdout), deadline)
+        except BrokenPipeError:
+            reply = None
+        except BaseException:  # a timeout or KeyboardInterrupt: the worker is mid-query
+            self.stop()
+            raise
+        if reply is None:
+            if deadline is not None and time.monotonic() >= deadline:
+                self.stop()
                 raise QueryTimeoutError(
-                    f"{what}: no answer within {timeout:g} s of ISL work; the view is too complex "
-                    "for an exact answer in that time (raise timeout= to wait longer)")
-            chunk = os.read(read_end, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(read_end)
-        os.waitpid(pid, 0)
-    if not chunks:
-        raise ViewAlgebraError(f"{what}: the worker process died without an answer")
-    kind, value = pickle.loads(b"".join(chunks))
-    if kind == "raise":
-        if isinstance(value, isl.Error):
-            raise ViewAlgebraError(f"{what}: ISL failed: {value}")
-        raise value
-    if kind == "error":
+                    f"{what}: no answer within {timeout:g} s; the view is too complex for an exact "
+                    "answer in that time (raise timeout= to wait longer)") from None
+            self.stop()
+            raise ViewAlgebraError(f"{what}: the worker process died without an answer")
+        kind, value, memory = pickle.loads(reply)
+        if memory > WORKER_MEMORY_LIMIT:
+            self.stop()
+        if kind == "ok":
+            return cast(T, value)
+        if kind == "raise":
+            if isinstance(value, isl.Error):
+                raise ViewAlgebraError(f"{what}: ISL failed: {value}")
+            raise cast(BaseException, value)
         raise ViewAlgebraError(f"{what}: {value}")
-    return value
+
+
+def _read_message(stream: IO[bytes], deadline: float | None) -> bytes | None:
+    """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
+    header = _read_exactly(stream.fileno(), _HEADER.size, deadline)
+    if header is None:
+        return None
+    return _read_exactly(stream.fileno(), _HEADER.unpack(header)[0], deadline)
+
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes | None:
+    chunks: list[bytes] = []
+    while size:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return None
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+@atexit.register
+def _stop_all() -> None:
+    stop_workers()
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes], memory: Callable[[], int]) -> None:
+    """The worker's loop: answer each request until the caller closes the pipe."""
+    while True:
+        header = stdin.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            return
+        (size,) = _HEADER.unpack(header)
+        fn, args = pickle.loads(stdin.read(size))
+        reply: Any
+        try:
+            reply = ("ok", fn(*args))
+        except Exception as e:  # sent back and raised in the caller  # noqa: BLE001
+            reply = ("raise", e)
+        try:
+            payload = pickle.dumps((*reply, memory()), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as e:  # noqa: BLE001
+            payload = pickle.dumps(("error", f"{type(reply[1]).__name__}: {e}", memory()))
+        stdout.write(_HEADER.pack(len(payload)) + payload)
+        stdout.flush()
+
+
+# }}}

@@ -1,0 +1,109 @@
+"""Bounded work: answers from a worker process per thread, wall-clock timeouts, Ctrl-C, threads."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from rocmlir_data import DATA
+
+import viewalgebra as va
+from viewalgebra import budget  # noqa: TID251 -- the worker machinery itself is under test
+
+CONV = DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir"
+
+
+def _conv() -> va.View:
+    (parsed,) = va.parse_mlir_views(CONV.read_text())
+    return parsed.view
+
+
+def _within(started: float, timeout: float) -> None:
+    elapsed = time.monotonic() - started
+    assert elapsed <= max(2 * timeout, timeout + 1), f"answered after {elapsed:.2f} s"
+
+
+def test_a_timeout_holds_in_wall_clock_time():
+    budget.run_bounded(abs, (1,), 30, "warm-up")  # the worker of this thread is running
+    started = time.monotonic()
+    with pytest.raises(va.QueryTimeoutError, match=r"sleep: no answer within 0.3 s"):
+        budget.run_bounded(time.sleep, (30,), 0.3, "sleep")
+    _within(started, 0.3)
+    assert budget.run_bounded(abs, (-3,), 30, "after") == 3  # a new worker took over
+
+
+def test_an_isl_query_over_its_time_fails_cleanly():
+    view = _conv()
+    with pytest.raises(va.QueryTimeoutError, match=r"no answer within 0.001 s"):
+        va.max_vector_length(va.View(view.buffer, view.maps), 1, timeout=0.001)
+
+
+def test_a_timeout_holds_in_a_thread_and_leaves_other_threads_alone():
+    view = _conv()
+    serial = [va.max_vector_length(view, d) for d in range(view.rank)]
+
+    def slow() -> float:
+        started = time.monotonic()
+        with pytest.raises(va.QueryTimeoutError):
+            budget.run_bounded(time.sleep, (30,), 0.5, "sleep")
+        return time.monotonic() - started
+
+    def query(d: int) -> va.VectorLength:
+        return va.max_vector_length(va.View(view.buffer, view.maps), d % view.rank)
+
+    with ThreadPoolExecutor(8) as pool:
+        timed_out = pool.submit(slow)
+        answers = list(pool.map(query, range(16)))
+        assert timed_out.result() <= 1.5
+    assert answers == [serial[d % view.rank] for d in range(16)]
+
+
+def test_ctrl_c_reaches_the_caller_and_leaves_no_worker():
+    budget.run_bounded(abs, (1,), None, "warm-up")
+    worker = budget._THREAD.worker  # noqa: SLF001
+    pid = worker._box[0].pid  # noqa: SLF001
+    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        budget.run_bounded(time.sleep, (30,), None, "sleep")
+    assert time.monotonic() - started < 1.3
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_a_large_worker_is_replaced_with_the_same_answers(monkeypatch):
+    view = _conv()
+    before = va.max_vector_length(view, 2)
+    monkeypatch.setattr(budget, "WORKER_MEMORY_LIMIT", 0)  # every worker is too large
+    pids = set()
+    for _ in range(3):
+        assert va.max_vector_length(va.View(view.buffer, view.maps), 2, timeout=60) == before
+        pids.add(budget.run_bounded(os.getpid, (), 30, "pid"))
+    assert len(pids) == 3 and os.getpid() not in pids
+
+
+def test_errors_cross_from_the_worker():
+    with pytest.raises(ValueError, match="invalid literal"):
+        budget.run_bounded(int, ("x",), 30, "int")
+
+
+def test_without_workers_queries_run_in_process():
+    code = ("import warnings, viewalgebra as va\n"
+            "from viewalgebra import budget\n"
+            "tm = va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by "
+            "[<Merge{4, 8} [\"k\"] at [0] -> [\"a\", \"b\"] at [0, 1]>] bounds = [32] -> [4, 8]>')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    n = va.max_vector_length(va.View(va.Buffer((4, 8)), [tm]), 0).length\n"
+            "print(n, budget.timeouts_hold(), budget.run_bounded(__import__('os').getpid, (), 1, 'pid')"
+            " == __import__('os').getpid(), len(w))\n")
+    env = {**os.environ, "VIEWALGEBRA_WORKERS": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["32", "False", "True", "1"]
