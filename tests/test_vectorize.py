@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from hypothesis import event, given, settings
@@ -12,6 +13,7 @@ from rocmlir_data import DATA, cases
 from strategies import views
 
 import viewalgebra as va
+from viewalgebra import vectorize  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=1500)
 
@@ -33,6 +35,14 @@ def test_exact_length_equals_brute_force(query, cap, power_of_two, aligned, comp
     view, dim, run = query
     result = va.max_vector_length(view, dim, run, max_elements=cap, power_of_two=power_of_two,
                                   aligned=aligned, rocmlir_compatible=compatible)
+    _check(view, dim, run, cap, power_of_two, aligned, compatible, result)
+    # Asked again, even through an equal but distinct value: the cached answer.
+    again = va.View(view.buffer, view.maps, strict=view.strict)
+    assert va.max_vector_length(again, dim, run, max_elements=cap, power_of_two=power_of_two,
+                                aligned=aligned, rocmlir_compatible=compatible) is result
+
+
+def _check(view, dim, run, cap, power_of_two, aligned, compatible, result):
     legal = legal_lengths(view, dim, run, aligned=aligned)
     assert list(result.legal) == [v for v in legal if not power_of_two or v & (v - 1) == 0]
     assert result.length == expected_answer(legal, cap, compatible, power_of_two)
@@ -45,6 +55,46 @@ def test_exact_length_equals_brute_force(query, cap, power_of_two, aligned, comp
         check_witness(view, dim, result.witness)
     else:
         assert result.witness is None
+
+
+@settings(derandomize=True, deadline=None, max_examples=400)
+@given(query=queries(), cap=st.one_of(st.none(), st.integers(1, 12)), power_of_two=st.booleans(),
+       aligned=st.booleans())
+def test_each_method_equals_brute_force(query, cap, power_of_two, aligned):
+    """Every path to the answer on its own: numpy over the whole box, the probe (then ISL from its
+    steps), ISL alone (from one sampled bad step and its line window)."""
+    view, dim, run = query
+    for method in ("enumerate", "probe", "isl"):
+        result = vectorize._answer((view, dim, run, cap, power_of_two, aligned, False), 60, method)
+        _check(view, dim, run, cap, power_of_two, aligned, False, result)
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(view=views(max_maps=3, max_points=6000, max_buffer_points=600).filter(
+    lambda v: v.rank > 1 and math.prod(v.shape) > 1500), data=st.data())
+def test_probe_steps_are_genuine_and_settle_only_what_they_prove(view, data):
+    dim = data.draw(st.integers(0, view.rank - 1))
+    size = view.shape[dim]
+    seeds = vectorize._probe(view, dim)
+    for p in seeds:
+        q = tuple(c + 1 if k == dim else c for k, c in enumerate(p))
+        a, b = view.address(p), view.address(q)
+        assert (a is None) != (b is None) or (a is not None and b != a + 1), "a genuine bad step"
+    legal = legal_lengths(view, dim, size)
+    if math.gcd(size, *(p[dim] + 1 for p in seeds)) == 1:
+        assert legal == [1]
+    result = vectorize._answer((view, dim, size, None, False, False, False), 60, "probe")
+    _check(view, dim, size, None, False, False, False, result)
+    event("probe settles" if math.gcd(size, *(p[dim] + 1 for p in seeds)) == 1 else "ISL proves")
+
+
+def test_answers_are_cached_until_cleared():
+    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    first = va.max_vector_length(parsed.view, 1)
+    assert va.max_vector_length(parsed.view, 1) is first
+    va.clear_caches()
+    again = va.max_vector_length(parsed.view, 1)
+    assert again is not first and again == first
 
 
 def _case_view(case) -> va.View:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -23,10 +24,8 @@ def main() -> None:
     # Ctrl-C belongs to the caller, which kills this process when it gives up on a query.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):  # die with the caller even if it is killed outright
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
     stdin, stdout = os.fdopen(0, "rb", buffering=0), os.fdopen(1, "wb", buffering=0)
     sys.stdout = sys.stderr  # nothing printed may corrupt the reply stream
     serve(stdin, stdout, _resident_bytes)

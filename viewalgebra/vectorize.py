@@ -13,20 +13,34 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, Protocol
 
 import islpy as isl
+import numpy as np
 
 from .budget import run_bounded
+from .cache import AnswerCache, on_clear
 from .errors import CoordinateError, ViewAlgebraError
 from .maps.buffer import dtype_bits
-from .maps.relations import CTX, address_function, box, point_coords, total_address_and_checks, val
-from .maps.view import View
+from .maps.evaluate import IntArray
+from .maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
+from .maps.view import View, addresses_of, all_points
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
 
-LINE_WINDOW = 4096
+LINE_WINDOW = 64
 """How many positions of one line along the dim seed the gcd before ISL proves it."""
+
+ENUMERATE_LIMIT = 1 << 14
+"""Views of at most this many points are answered by checking every step with numpy."""
+
+PROBE_LINES = 48
+PROBE_POSITIONS = 64
+"""The probe checks the steps of up to ``PROBE_LINES`` lines along the dim, at the first and the
+last ``PROBE_POSITIONS`` positions of each."""
+
+ANSWERS: AnswerCache[tuple[object, ...], VectorLength] = AnswerCache(8192)
+"""Answers by query (the view is a value, so equal views share answers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +104,7 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
     ``rocmlir_compatible=True``: ``gcd(cap, answer)``, rocMLIR's convention, so results compare one
     to one); ``power_of_two`` admits powers of two only; ``aligned`` also requires each vector's
     start address to be a multiple of its length. ISL work is bounded by ``timeout`` seconds
-    (``QueryTimeoutError`` beyond), never by guessing.
+    (``QueryTimeoutError`` beyond), never by guessing. Answers are cached (``clear_caches``).
 
     Example: through ``Merge{4, 8}`` over ``memref<4x8xf32>``, dim 0 gives 32 (8 with
     ``length=8``; 4 with ``max_elements=elements_per_access(view)``).
@@ -102,15 +116,59 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
         raise ViewAlgebraError(f"max_vector_length: run length must be at least 1, got {run}")
     if max_elements is not None and max_elements < 1:
         raise ViewAlgebraError(f"max_vector_length: max_elements must be at least 1, got {max_elements}")
-    return run_bounded(_solve, (view, dim, run, max_elements, power_of_two, aligned, rocmlir_compatible),
-                       timeout, f"max_vector_length(dim={dim})")
+    query = (view, dim, run, max_elements, power_of_two, aligned, rocmlir_compatible)
+    cached = ANSWERS.get(query)
+    if cached is not None:
+        return cached
+    answer = _answer(query, timeout, "auto")
+    ANSWERS.put(query, answer)
+    return answer
 
 
-def _solve(view: View, dim: int, run: int, cap: int | None, power_of_two: bool, aligned: bool,
-           compatible: bool) -> VectorLength:
+Query = tuple[View, int, int, int | None, bool, bool, bool]
+"""(view, dim, run, cap, power_of_two, aligned, rocmlir_compatible)."""
+
+Method = Literal["auto", "enumerate", "probe", "isl"]
+
+
+def _answer(query: Query, timeout: float | None, method: Method) -> VectorLength:
+    """The answer by the cheapest sound method (``method="auto"``), or by the one named.
+
+    All three are exact: ``enumerate`` checks every step of the box with numpy; ``probe`` settles
+    the answer 1 when bad steps found on a few lines already have gcd 1; ``isl`` proves the gcd
+    over all steps, starting from the probe's steps. Tests drive each against brute force.
+    """
+    view, dim, run = query[:3]
+    g = math.gcd(run, view.shape[dim])
+    if method == "enumerate" or (method == "auto" and math.prod(view.shape) <= ENUMERATE_LIMIT):
+        facts = _enumerated(view, dim) if g > 1 else None
+        if facts is not None:
+            return _solve(query, facts)
+    seeds = _probe(view, dim) if g > 1 and method != "isl" else []
+    if g == 1 or math.gcd(g, *(p[dim] + 1 for p in seeds)) == 1:
+        return _solve(query, _Steps(view, dim, seeds, isl_allowed=False))
+    return run_bounded(_solve_by_isl, (query, seeds), timeout, f"max_vector_length(dim={dim})")
+
+
+def _solve_by_isl(query: Query, seeds: list[tuple[int, ...]]) -> VectorLength:
+    return _solve(query, _Steps(query[0], query[1], seeds, isl_allowed=True))
+
+
+class _Facts(Protocol):
+    def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
+        """``gcd(g, {p[dim] + 1 : p a bad step})`` and bad steps whose positions give it."""
+        ...
+
+    def misaligned(self, v: int) -> tuple[int, ...] | None:
+        """A valid piece start (``x[dim] % v == 0``) whose address is not a multiple of ``v``."""
+        ...
+
+
+def _solve(query: Query, facts: _Facts) -> VectorLength:
+    view, dim, run, cap, power_of_two, aligned, compatible = query
     size = view.shape[dim]
-    g, found = _bad_step_gcd(view, dim, math.gcd(run, size))
-    top = next(v for v in reversed(_divisors(g)) if _aligned_ok(view, dim, v)) if aligned else g
+    g, found = facts.gcd(math.gcd(run, size))
+    top = next(v for v in reversed(_divisors(g)) if v == 1 or facts.misaligned(v) is None) if aligned else g
     legal = tuple(v for v in _divisors(top) if not power_of_two or _is_power_of_two(v))
     if cap is None:
         answer = legal[-1]
@@ -125,9 +183,99 @@ def _solve(view: View, dim: int, run: int, cap: int | None, power_of_two: bool, 
             continue
         if cap is not None and c > cap:
             break
-        witness = _witness(view, dim, c, size, g, found)
+        witness = _witness(view, dim, c, size, g, found, facts)
         break
     return VectorLength(answer, legal, witness, dim, run, cap)
+
+
+# {{{ numpy: every step of a small box, or the steps of a few lines of a large one
+
+
+def _bad_mask(addr: IntArray, valid: np.ndarray, axis: int) -> np.ndarray:
+    """Which steps ``p -> p + e_axis`` are bad, for arrays of addresses and validity."""
+    a0, a1 = np.delete(addr, -1, axis=axis), np.delete(addr, 0, axis=axis)
+    v0, v1 = np.delete(valid, -1, axis=axis), np.delete(valid, 0, axis=axis)
+    return ~((v0 & v1 & (a1 == a0 + 1)) | ~(v0 | v1))
+
+
+class _Enumerated:
+    """Every step of the box, from the numpy evaluation of every point."""
+
+    def __init__(self, view: View, dim: int, addr: IntArray, valid: np.ndarray) -> None:
+        self.view, self.dim, self.addr, self.valid = view, dim, addr, valid
+
+    def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
+        bad = np.argwhere(_bad_mask(self.addr, self.valid, self.dim))
+        # One bad step for each position along the dim: their positions decide the gcd.
+        _, first = np.unique(bad[:, self.dim], return_index=True)
+        found = [tuple(int(c) for c in bad[i]) for i in first]
+        return math.gcd(g, *(p[self.dim] + 1 for p in found)), found
+
+    def misaligned(self, v: int) -> tuple[int, ...] | None:
+        starts = [slice(None)] * self.view.rank
+        starts[self.dim] = slice(None, None, v)
+        where = self.valid[tuple(starts)] & (self.addr[tuple(starts)] % v != 0)
+        hits = np.argwhere(where)
+        if not len(hits):
+            return None
+        return tuple(int(c) * (v if k == self.dim else 1) for k, c in enumerate(hits[0]))
+
+
+def _enumerated(view: View, dim: int) -> _Enumerated | None:
+    """The numpy facts of a small view; ``None`` where numpy cannot evaluate it exactly."""
+    try:
+        addr, valid = addresses_of(view, all_points(view.shape))
+    except ViewAlgebraError:  # beyond 64-bit integers, or a map numpy cannot evaluate: ISL decides
+        return None
+    return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
+
+
+def _probe(view: View, dim: int) -> list[tuple[int, ...]]:
+    """Genuine bad steps on a few lines along ``dim`` (every step of those lines is checked)."""
+    shape, size = view.shape, view.shape[dim]
+    if size < 2:
+        return []
+    positions = np.unique(np.r_[np.arange(min(size, PROBE_POSITIONS + 1)),
+                                np.arange(max(size - PROBE_POSITIONS - 1, 0), size)])
+    lines = _probe_lines(shape, dim)
+    points = np.repeat(lines, len(positions), axis=0)
+    points[:, dim] = np.tile(positions, len(lines))
+    try:
+        addr, valid = addresses_of(view, points)
+    except ViewAlgebraError:
+        return []
+    addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
+    # Only steps between neighbouring positions count (the two ranges may leave a gap).
+    bad = _bad_mask(addr, valid, 1) & (np.diff(positions) == 1)
+    found: dict[int, tuple[int, ...]] = {}
+    for line, k in np.argwhere(bad):
+        p = int(positions[k])
+        if p not in found:
+            found[p] = tuple(p if j == dim else int(c) for j, c in enumerate(lines[line]))
+    return list(found.values())
+
+
+def _probe_lines(shape: tuple[int, ...], dim: int) -> IntArray:
+    """Starting points of the probed lines: the origin, each other dim at a few telling values
+    (1, 2, the middle, the last), and pseudo-random points (a fixed seed: answers are repeatable)."""
+    rank = len(shape)
+    lines = [np.zeros(rank, dtype=np.int64)]
+    for k, n in enumerate(shape):
+        if k == dim:
+            continue
+        for c in sorted({1, 2, n // 2, n - 1}):
+            if 0 < c < n:
+                line = np.zeros(rank, dtype=np.int64)
+                line[k] = c
+                lines.append(line)
+    rng = np.random.default_rng(0)
+    while len(lines) < PROBE_LINES:
+        line = np.array([int(rng.integers(0, n)) if n < 2**62 else 0 for n in shape], dtype=np.int64)
+        lines.append(line)
+    return np.unique(np.stack(lines[:max(PROBE_LINES, 1)]), axis=0)
+
+
+# }}}
 
 
 def _divisors(n: int) -> list[int]:
@@ -168,105 +316,138 @@ def _split(n: int, dim: int, v: int) -> isl.MultiAff:
     return isl.MultiAff.from_aff_list(isl.Space.alloc(CTX, 0, n + 1, n), affs)
 
 
-def _residues(n: int, low: int, high: int) -> isl.Set:
+def _residues(n: int, low: int, high: int) -> isl.BasicSet:
     """``{ (x, r) : low <= r <= high }`` in the space of ``_split``."""
     ls = isl.LocalSpace.from_space(_space(n + 1))
     r = isl.Aff.var_on_domain(ls, isl.dim_type.set, n)
     zero = isl.Aff.zero_on_domain(ls)
-    return r.ge_set(zero.add_constant_val(val(low))) & r.le_set(zero.add_constant_val(val(high)))
+    return r.ge_basic_set(zero.add_constant_val(val(low))).intersect(
+        r.le_basic_set(zero.add_constant_val(val(high))))
 
 
-@lru_cache(maxsize=1024)
-def bad_steps(view: View, dim: int) -> isl.Set:
-    """Points ``p`` with ``p`` and ``p + e_dim`` in the box where the step is not good: not (both
-    valid with consecutive addresses) and not (both invalid)."""
+@lru_cache(maxsize=256)
+def bad_steps(view: View, dim: int) -> tuple[isl.BasicSet, ...]:
+    """Points ``p`` with ``p`` and ``p + e_dim`` in the box where the step is not good (not both
+    valid with consecutive addresses, and not both invalid), as the non-empty basic sets whose
+    union they are.
+
+    Each piece is an intersection of basic sets, which ISL forms without the emptiness checks a
+    set-level intersection makes on every pair of pieces.
+    """
     n = view.rank
     addr, checks = total_address_and_checks(view)
     shift = _shift(n, dim)
-    upper = box(view.shape)
-    steps = upper & upper.preimage_multi_aff(shift)
     zero = isl.Aff.zero_on_domain(isl.LocalSpace.from_space(_space(n)))
 
-    def inside(e: isl.Aff, bound: int) -> isl.Set:
-        return e.ge_set(zero) & e.lt_set(zero.add_constant_val(val(bound)))
+    def at_least(e: isl.Aff, c: int) -> isl.BasicSet:
+        return e.ge_basic_set(zero.add_constant_val(val(c)))
 
-    def outside(e: isl.Aff, bound: int) -> isl.Set:
-        return e.lt_set(zero) | e.ge_set(zero.add_constant_val(val(bound)))
+    def below(e: isl.Aff, c: int) -> isl.BasicSet:
+        return e.lt_basic_set(zero.add_constant_val(val(c)))
 
+    steps = isl.BasicSet.universe(_space(n))
+    for k, size in enumerate(view.shape):
+        x = isl.Aff.var_on_domain(isl.LocalSpace.from_space(_space(n)), isl.dim_type.set, k)
+        steps = steps.intersect(at_least(x, 0)).intersect(below(x, size - 1 if k == dim else size))
     valid, valid_next = steps, steps
     for e, bound in checks:
-        valid = valid & inside(e, bound)
-        valid_next = valid_next & inside(e.pullback_multi_aff(shift), bound)
-    jump = addr.pullback_multi_aff(shift).sub(addr).add_constant_val(val(-1))
-    bad = valid & valid_next & (jump.lt_set(zero) | jump.gt_set(zero))
+        e_next = e.pullback_multi_aff(shift)
+        valid = valid.intersect(at_least(e, 0)).intersect(below(e, bound))
+        valid_next = valid_next.intersect(at_least(e_next, 0)).intersect(below(e_next, bound))
+    both = valid.intersect(valid_next)
+    jump = addr.pullback_multi_aff(shift).sub(addr)
+    pieces = [both.intersect(below(jump, 1)), both.intersect(at_least(jump, 2))]
     for e, bound in checks:  # mixed validity: one end valid, a check fails at the other
-        bad = bad | (valid & outside(e.pullback_multi_aff(shift), bound)) | (valid_next & outside(e, bound))
-    return bad
+        e_next = e.pullback_multi_aff(shift)
+        pieces += [valid.intersect(below(e_next, 0)), valid.intersect(at_least(e_next, bound)),
+                   valid_next.intersect(below(e, 0)), valid_next.intersect(at_least(e, bound))]
+    return tuple(p for p in pieces if not p.is_empty())
 
 
-def _bad_step_gcd(view: View, dim: int, g: int) -> tuple[int, list[tuple[int, ...]]]:
-    """``gcd(g, {p[dim] + 1 : p a bad step})``, and the bad steps that decided it."""
-    if g == 1:
-        return 1, []
-    bad = bad_steps(view, dim)
-    if bad.is_empty():
-        return g, []
-    first = point_coords(bad.sample_point(), view.rank)
-    found = [first, *_line(bad, dim, first)]
-    g = math.gcd(g, *(p[dim] + 1 for p in found))
-    while g > 1:
-        p = _bad_not_dividing(bad, view.rank, dim, g)
-        if p is None:
-            break
-        found.append(p)
-        g = math.gcd(g, p[dim] + 1)
-    return g, found
+class _Steps:
+    """Bad steps proven by ISL, seeded with steps found by the probe."""
+
+    def __init__(self, view: View, dim: int, seeds: list[tuple[int, ...]], *, isl_allowed: bool) -> None:
+        self.view, self.dim, self.seeds, self.isl_allowed = view, dim, seeds, isl_allowed
+
+    def _pieces(self) -> tuple[isl.BasicSet, ...]:
+        if not self.isl_allowed:
+            raise ViewAlgebraError("internal: an answer settled without ISL needed ISL (please report)")
+        return bad_steps(self.view, self.dim)
+
+    def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
+        dim, rank = self.dim, self.view.rank
+        found = list(self.seeds)
+        g = math.gcd(g, *(p[dim] + 1 for p in found))
+        if g == 1:
+            return 1, found
+        pieces = self._pieces()
+        if not pieces:
+            return g, found
+        if not found:
+            first = point_coords(pieces[0].sample_point(), rank)
+            found = [first, *_line(pieces, dim, first)]
+            g = math.gcd(g, *(p[dim] + 1 for p in found))
+        while g > 1:
+            p = _bad_not_dividing(pieces, rank, dim, g)
+            if p is None:
+                break
+            found.append(p)
+            g = math.gcd(g, p[dim] + 1)
+        return g, found
+
+    def misaligned(self, v: int) -> tuple[int, ...] | None:
+        self._pieces()
+        return _misaligned(self.view, self.dim, v)
 
 
-def _line(bad: isl.Set, dim: int, through: tuple[int, ...]) -> list[tuple[int, ...]]:
-    # A cheap first estimate: the bad steps on one window of the line through a bad point. The
+def _line(pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple[int, ...]) -> list[tuple[int, ...]]:
+    # A cheap first estimate: the bad steps in a window of the line through a bad point. The
     # proof that no bad step anywhere breaks the final gcd is _bad_not_dividing's.
-    line = bad
-    for k, c in enumerate(through):
-        if k != dim:
-            line = line.fix_val(isl.dim_type.set, k, val(c))
-    ls = isl.LocalSpace.from_space(line.get_space())
-    x = isl.Aff.var_on_domain(ls, isl.dim_type.set, dim)
-    zero = isl.Aff.zero_on_domain(ls)
-    start = max(through[dim] - LINE_WINDOW // 2, 0)
-    line = line & x.ge_set(zero.add_constant_val(val(start))) & x.lt_set(
-        zero.add_constant_val(val(start + LINE_WINDOW)))
-    found: list[int] = []
-    line.foreach_point(lambda p: found.append(p.get_coordinate_val(isl.dim_type.set, dim).to_python()))
-    return [tuple(c if k == dim else x for k, x in enumerate(through)) for c in found]
+    found: set[int] = set()
+    for piece in pieces:
+        line = piece
+        for k, c in enumerate(through):
+            if k != dim:
+                line = line.fix_val(isl.dim_type.set, k, val(c))
+        ls = isl.LocalSpace.from_space(line.get_space())
+        x = isl.Aff.var_on_domain(ls, isl.dim_type.set, dim)
+        zero = isl.Aff.zero_on_domain(ls)
+        start = max(through[dim] - LINE_WINDOW // 2, 0)
+        line = line.intersect(x.ge_basic_set(zero.add_constant_val(val(start)))).intersect(
+            x.lt_basic_set(zero.add_constant_val(val(start + LINE_WINDOW))))
+        isl.Set.from_basic_set(line).foreach_point(
+            lambda p: found.add(p.get_coordinate_val(isl.dim_type.set, dim).to_python()))
+    return [tuple(c if k == dim else x for k, x in enumerate(through)) for c in sorted(found)]
 
 
-def _bad_not_dividing(bad: isl.Set, n: int, dim: int, v: int) -> tuple[int, ...] | None:
+def _bad_not_dividing(pieces: tuple[isl.BasicSet, ...], n: int, dim: int, v: int) -> tuple[int, ...] | None:
     """A bad step ``p`` with ``v`` not dividing ``p[dim] + 1`` (a step inside a ``v``-piece)."""
-    inside = bad.preimage_multi_aff(_split(n, dim, v)) & _residues(n, 0, v - 2)
-    if inside.is_empty():
-        return None
-    qr = point_coords(inside.sample_point(), n + 1)
-    return tuple(v * qr[dim] + qr[n] if k == dim else c for k, c in enumerate(qr[:n]))
+    split, residues = _split(n, dim, v), _residues(n, 0, v - 2)
+    for piece in pieces:
+        inside = piece.preimage_multi_aff(split).intersect(residues)
+        if not inside.is_empty():
+            qr = point_coords(inside.sample_point(), n + 1)
+            return tuple(v * qr[dim] + qr[n] if k == dim else c for k, c in enumerate(qr[:n]))
+    return None
+
+
+on_clear(bad_steps.cache_clear)
 
 
 def _misaligned(view: View, dim: int, v: int) -> tuple[int, ...] | None:
     """A valid piece start ``x`` (``x[dim] % v == 0``) whose address is not a multiple of ``v``."""
     n = view.rank
     f = address_function(view).pullback_multi_aff(_split(n, dim, v))
-    starts = f.mod_val(val(v)).non_zero_set() & _residues(n, 0, 0)
+    starts = f.mod_val(val(v)).non_zero_set() & isl.Set.from_basic_set(_residues(n, 0, 0))
     if starts.is_empty():
         return None
     qr = point_coords(starts.sample_point(), n + 1)
     return tuple(v * qr[dim] if k == dim else c for k, c in enumerate(qr[:n]))
 
 
-def _aligned_ok(view: View, dim: int, v: int) -> bool:
-    return v == 1 or _misaligned(view, dim, v) is None
-
-
-def _witness(view: View, dim: int, c: int, size: int, g: int,
-             found: list[tuple[int, ...]]) -> Witness:
+def _witness(view: View, dim: int, c: int, size: int, g: int, found: list[tuple[int, ...]],
+             facts: _Facts) -> Witness:
     if size % c:
         start = tuple(size - size % c if k == dim else 0 for k in range(view.rank))
         return Witness(c, "crosses the end of the dim", start, None, (view.address(start),))
@@ -282,7 +463,7 @@ def _witness(view: View, dim: int, c: int, size: int, g: int,
             raise ViewAlgebraError(f"internal: the bad step {p} -> {q} is invalid at both ends")
         reason: Reason = "address jump" if a is not None and b is not None else "mixed validity"
         return Witness(c, reason, p, q, (a, b))
-    x = _misaligned(view, dim, c)
+    x = facts.misaligned(c)
     if x is None:
         raise ViewAlgebraError(f"internal: {c} divides {g} and is aligned, yet was not legal")
     return Witness(c, "misaligned", x, None, (view.address(x),))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from ..cache import on_clear
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful
 from .transforms import (
@@ -137,3 +138,7 @@ def dim_names(tm: TransformMap, side: Literal["upper", "lower"]) -> tuple[str, .
     if len(set(chosen)) != rank:
         return fallback
     return tuple(n if ok else f"{prefix}{d}" for d, (n, ok) in enumerate(zip(chosen, usable, strict=True)))
+
+
+on_clear(affine_map_of.cache_clear)
+on_clear(validity_checks.cache_clear)

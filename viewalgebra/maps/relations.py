@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import islpy as isl
 
+from ..cache import on_clear
 from ..errors import ViewAlgebraError
 from . import affine as A
 from .equations import affine_map_of, validity_checks
@@ -199,3 +200,8 @@ def same_relation(a: TransformMap | View, b: TransformMap | View) -> bool:
     elif isinstance(a, View) and isinstance(b, View) and a.shape != b.shape:
         return False
     return relation(a).is_equal(relation(b))
+
+
+for _cached in (formula, map_function, chain_function, view_function, address_function,
+                total_address_and_checks):
+    on_clear(_cached.cache_clear)
