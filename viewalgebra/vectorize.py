@@ -246,13 +246,11 @@ def _probe(view: View, dim: int) -> list[tuple[int, ...]]:
         return []
     addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
-    bad = _bad_mask(addr, valid, 1) & (np.diff(positions) == 1)
-    found: dict[int, tuple[int, ...]] = {}
-    for line, k in np.argwhere(bad):
-        p = int(positions[k])
-        if p not in found:
-            found[p] = tuple(p if j == dim else int(c) for j, c in enumerate(lines[line]))
-    return list(found.values())
+    bad = np.argwhere(_bad_mask(addr, valid, 1) & (np.diff(positions) == 1))
+    # One bad step for each position along the dim: their positions decide the gcd.
+    _, first = np.unique(bad[:, 1], return_index=True)
+    return [tuple(int(positions[k]) if j == dim else int(c) for j, c in enumerate(lines[line]))
+            for line, k in bad[first]]
 
 
 def _probe_lines(shape: tuple[int, ...], dim: int) -> IntArray:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from ..cache import on_clear
 from ..errors import InvalidTransformError
 from .transforms import (
     AddDim,
@@ -96,8 +98,12 @@ def problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=4096)
 def blocking_problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(p for p in problems(tm) if p.blocking)
+
+
+on_clear(blocking_problems.cache_clear)
 
 
 def require_meaningful(tm: TransformMap) -> None:
