@@ -27,22 +27,18 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout, whether or not it is installed
 
-from timing import CACHED, ROOT  # noqa: E402
+from timing import ROOT  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
 # The benchmark needs the package's internals (the numpy path on given points), which the public
 # API does not expose.
+from viewalgebra.cache import clear_caches  # noqa: E402, TID251
 from viewalgebra.maps import relations  # noqa: E402, TID251
 from viewalgebra.maps.view import addresses_of  # noqa: E402, TID251
 
 EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
 BUFFER = va.Buffer((64, 256, 56, 56), "f32")
-
-def clear_caches() -> None:
-    for f in CACHED:
-        f.cache_clear()
-
 
 @dataclass(frozen=True, slots=True)
 class Timing:

@@ -30,3 +30,25 @@ def conv2d_input_view(n: int, c: int, h: int, w: int, y: int = 3, x: int = 3, pa
     # The written affine maps are not read (the ops are); the gemm map's is a placeholder.
     maps = [va.parse_transform_map(t) for t in (gemm, embed, padding, group)]
     return va.View(va.Buffer((n, c, h, w), "f32"), maps)
+
+
+def gemm_tiling_view(g: int, k_loops: int, m_blocks: int, k_threads: int = 4, m_threads: int = 64,
+                     k_iters: int = 4, m_iters: int = 4) -> va.View:
+    """A gemm operand ``[G, K, M]`` read by a tiled kernel through ``[kloop, bid, tid, iter]``:
+    ``bid = (g, m_block)``, ``tid = (k_thread, m_thread)``, ``iter = (k_iter, m_iter)``, with
+    ``K = (kloop, k_thread, k_iter)`` and ``M = (m_block, m_thread, m_iter)`` slowest first."""
+    k, m = k_loops * k_threads * k_iters, m_blocks * m_threads * m_iters
+    split = ("<affine_map<(d0, d1, d2, d3) -> (0, 0, 0, 0, 0, 0, 0)> by ["
+             '<PassThrough ["kloop"] at [0] -> ["kloop"] at [0]>, '
+             f'<Merge{{{g}, {m_blocks}}} ["bid"] at [1] -> ["g", "mb"] at [1, 2]>, '
+             f'<Merge{{{k_threads}, {m_threads}}} ["tid"] at [2] -> ["kt", "mt"] at [3, 4]>, '
+             f'<Merge{{{k_iters}, {m_iters}}} ["iter"] at [3] -> ["ki", "mi"] at [5, 6]>] '
+             f"bounds = [{k_loops}, {g * m_blocks}, {k_threads * m_threads}, {k_iters * m_iters}] -> "
+             f"[{k_loops}, {g}, {m_blocks}, {k_threads}, {m_threads}, {k_iters}, {m_iters}]>")
+    join = ("<affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (0, 0, 0)> by ["
+            '<PassThrough ["g"] at [1] -> ["G"] at [0]>, '
+            f'<Unmerge{{{k_loops}, {k_threads}, {k_iters}}} ["kloop", "kt", "ki"] at [0, 3, 5] -> ["K"] at [1]>, '
+            f'<Unmerge{{{m_blocks}, {m_threads}, {m_iters}}} ["mb", "mt", "mi"] at [2, 4, 6] -> ["M"] at [2]>] '
+            f"bounds = [{k_loops}, {g}, {m_blocks}, {k_threads}, {m_threads}, {k_iters}, {m_iters}] -> "
+            f"[{g}, {k}, {m}]>")
+    return va.View(va.Buffer((g, k, m), "f16"), [va.parse_transform_map(t) for t in (split, join)])

@@ -75,7 +75,7 @@ def test_each_method_equals_brute_force(query, cap, power_of_two, aligned):
 def test_probe_steps_are_genuine_and_settle_only_what_they_prove(view, data):
     dim = data.draw(st.integers(0, view.rank - 1))
     size = view.shape[dim]
-    seeds = vectorize._probe(view, dim)
+    seeds = vectorize._probe(view, dim, size)
     for p in seeds:
         q = tuple(c + 1 if k == dim else c for k, c in enumerate(p))
         a, b = view.address(p), view.address(q)

@@ -144,7 +144,7 @@ def _answer(query: Query, timeout: float | None, method: Method) -> VectorLength
         facts = _enumerated(view, dim) if g > 1 else None
         if facts is not None:
             return _solve(query, facts)
-    seeds = _probe(view, dim) if g > 1 and method != "isl" else []
+    seeds = _probe(view, dim, g) if g > 1 and method != "isl" else []
     if g == 1 or math.gcd(g, *(p[dim] + 1 for p in seeds)) == 1:
         return _solve(query, _Steps(view, dim, seeds, isl_allowed=False))
     return run_bounded(_solve_by_isl, (query, seeds), timeout, f"max_vector_length(dim={dim})")
@@ -230,24 +230,33 @@ def _enumerated(view: View, dim: int) -> _Enumerated | None:
     return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
 
 
-def _probe(view: View, dim: int) -> list[tuple[int, ...]]:
-    """Genuine bad steps on a few lines along ``dim`` (every step of those lines is checked)."""
-    shape, size = view.shape, view.shape[dim]
+def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
+    """Genuine bad steps on a few lines along ``dim`` (every step of those lines is checked):
+    first the line through the origin, then, unless its steps already bring the gcd with ``g``
+    down to 1, up to ``PROBE_LINES`` lines at both ends of the dim."""
+    size = view.shape[dim]
     if size < 2:
         return []
+    origin = np.zeros((1, view.rank), dtype=np.int64)
+    found = _steps_on_lines(view, dim, origin, np.arange(min(size, PROBE_POSITIONS + 1)))
+    if math.gcd(g, *(p[dim] + 1 for p in found)) == 1:
+        return found
     positions = np.unique(np.r_[np.arange(min(size, PROBE_POSITIONS + 1)),
                                 np.arange(max(size - PROBE_POSITIONS - 1, 0), size)])
-    lines = _probe_lines(shape, dim)
+    return _steps_on_lines(view, dim, _probe_lines(view.shape, dim), positions)
+
+
+def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray) -> list[tuple[int, ...]]:
+    """One bad step for each position along the dim where the given lines have one."""
     points = np.repeat(lines, len(positions), axis=0)
     points[:, dim] = np.tile(positions, len(lines))
     try:
         addr, valid = addresses_of(view, points)
-    except ViewAlgebraError:
+    except ViewAlgebraError:  # beyond 64-bit integers: ISL decides alone
         return []
     addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
     bad = np.argwhere(_bad_mask(addr, valid, 1) & (np.diff(positions) == 1))
-    # One bad step for each position along the dim: their positions decide the gcd.
     _, first = np.unique(bad[:, 1], return_index=True)
     return [tuple(int(positions[k]) if j == dim else int(c) for j, c in enumerate(lines[line]))
             for line, k in bad[first]]
