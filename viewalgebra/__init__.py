@@ -1,7 +1,14 @@
-"""viewalgebra: exact algebra of rocMLIR tensor views as ISL relations."""
+"""viewalgebra: exact algebra of rocMLIR tensor views as ISL relations.
+
+The core (values, relations, inversion, vector lengths, the regularizer) is imported with the
+package; sympy formulas, the MLIR front end, drawing, the interpreter and the port of rocMLIR's
+rules are imported on first use of one of their names (PEP 562).
+"""
+
+import importlib
+from typing import TYPE_CHECKING
 
 from .budget import QueryTimeoutError
-from .draw import DrawError, draw_svg
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -15,7 +22,6 @@ from .errors import (
     ViewAlgebraError,
 )
 from .graph import Kernel, Op
-from .interpret import run_kernel
 from .invert import Certificate, Inverse, Verification, invert, verify_inverse
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
@@ -32,13 +38,6 @@ from .maps.relations import (
     view_function,
 )
 from .maps.reshape import collapse_shape_map, expand_shape_map
-from .maps.sympy_formulas import (
-    chain_affine_map,
-    compose_affine,
-    format_formulas,
-    sympy_formulas,
-    to_sympy,
-)
 from .maps.syntax import (
     ParsedMap,
     ParsedView,
@@ -66,16 +65,65 @@ from .maps.transforms import (
     Unmerge,
 )
 from .maps.view import View
-from .mlir import MlirFunction, MlirModule, Unreadable, read_mlir, write_mlir
 from .regularize import Regularized, Rewrite, Violation, check_invariant, regularize
-from .rocmlir import (
-    Comparison,
-    RocmlirInversion,
-    compare_vector_lengths,
-    rocmlir_invert,
-    rocmlir_vector_length,
-)
 from .vectorize import VectorLength, Witness, elements_per_access, max_vector_length
+
+if TYPE_CHECKING:
+    from .draw import DrawError, draw_svg
+    from .interpret import run_kernel
+    from .maps.sympy_formulas import (
+        chain_affine_map,
+        compose_affine,
+        format_formulas,
+        sympy_formulas,
+        to_sympy,
+    )
+    from .mlir import MlirFunction, MlirModule, Unreadable, read_mlir, write_mlir
+    from .rocmlir import (
+        Comparison,
+        RocmlirInversion,
+        compare_vector_lengths,
+        rocmlir_invert,
+        rocmlir_vector_length,
+    )
+
+# Lazy modules must not share a name with a public name: importing a submodule binds its name in
+# the package (``regularize``, ``invert``), which only the eager imports above bind back.
+_LAZY = {
+    "Comparison": ".rocmlir",
+    "DrawError": ".draw",
+    "MlirFunction": ".mlir",
+    "MlirModule": ".mlir",
+    "RocmlirInversion": ".rocmlir",
+    "Unreadable": ".mlir",
+    "chain_affine_map": ".maps.sympy_formulas",
+    "compare_vector_lengths": ".rocmlir",
+    "compose_affine": ".maps.sympy_formulas",
+    "draw_svg": ".draw",
+    "format_formulas": ".maps.sympy_formulas",
+    "read_mlir": ".mlir",
+    "rocmlir_invert": ".rocmlir",
+    "rocmlir_vector_length": ".rocmlir",
+    "run_kernel": ".interpret",
+    "sympy_formulas": ".maps.sympy_formulas",
+    "to_sympy": ".maps.sympy_formulas",
+    "write_mlir": ".mlir",
+}
+"""Public name -> the submodule that defines it, for the names imported on first use."""
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later lookups find it without calling __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
+
 
 __all__ = [
     "AddDim",

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+# The package's core only; sympy, the MLIR front end, drawing and the rocMLIR port are imported
+# by the commands that use them, so that ``--help`` stays fast.
 from . import (
     Buffer,
     Kernel,
@@ -25,22 +27,15 @@ from . import (
     View,
     ViewAlgebraError,
     check_invariant,
-    compare_vector_lengths,
     dim_names,
-    draw_svg,
     elements_per_access,
-    format_formulas,
     invert,
     lint,
     max_vector_length,
     parse_mlir_transform_maps,
     parse_mlir_views,
-    read_mlir,
     read_transform_map,
     regularize,
-    rocmlir_invert,
-    sympy_formulas,
-    write_mlir,
 )
 from . import print_transform_map as print_map
 
@@ -131,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _draw(args: argparse.Namespace) -> int:
+    from . import draw_svg
+
     try:
         ((label, load),) = _inputs(args.input, "draw")
         views = _views(args, label, load())
@@ -166,6 +163,8 @@ def _bad_input(args: argparse.Namespace, e: Exception) -> int:
 
 
 def _regularize(args: argparse.Namespace) -> int:
+    from . import read_mlir, write_mlir
+
     try:
         module = read_mlir(Path(args.input).read_text(), errors="collect")
         kernels: dict[str, Kernel] = {}
@@ -236,6 +235,8 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
 def _kernels(text: str) -> list[dict[str, Any]]:
     """Every load and store of each fusion root, followed through the fused ops to the function
     arguments after ``regularize`` (seed style), with the exact vector length of every dim."""
+    from . import read_mlir
+
     try:
         module = read_mlir(text, errors="collect")
     except ViewAlgebraError:
@@ -328,6 +329,8 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
 
 def _address(view: View) -> str:
     """The address formula, or why there is none (a chain too long to write as one formula)."""
+    from . import format_formulas, sympy_formulas
+
     try:
         return format_formulas(sympy_formulas(
             view, upper=dim_names(view.maps[0], "upper") if view.maps else None))[0]
@@ -337,12 +340,16 @@ def _address(view: View) -> str:
 
 def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
     """One sympy equation per lower dim, in rocMLIR's names where they are identifiers."""
+    from . import format_formulas, sympy_formulas
+
     chain = (maps,) if isinstance(maps, TransformMap) else maps
     eqs = sympy_formulas(chain, upper=dim_names(chain[0], "upper"), lower=dim_names(chain[-1], "lower"))
     return list(format_formulas(eqs))
 
 
 def _inverse(tm: TransformMap) -> dict[str, Any]:
+    from . import rocmlir_invert
+
     ours, theirs = invert(tm), rocmlir_invert(tm)
     return {
         "kind": ours.kind,
@@ -360,6 +367,8 @@ def _inverse(tm: TransformMap) -> dict[str, Any]:
 def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dict[str, Any]:
     if not 0 <= dim < view.rank:
         raise ViewAlgebraError(f"dim {dim} out of range for a view of rank {view.rank}")
+    from . import compare_vector_lengths
+
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))
     entry: dict[str, Any] = {
         "dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
