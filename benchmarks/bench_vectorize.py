@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
-from conv_stack import conv2d_input_view  # noqa: E402
+from conv_stack import conv2d_input_view, gemm_tiling_view  # noqa: E402
 from oracle import legal_lengths  # noqa: E402
 from timing import ROOT, median_time, ms  # noqa: E402
 
@@ -39,6 +40,93 @@ def conformance_views() -> list[tuple[str, va.View, int, int | None]]:
         view = va.View(va.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
         found.append((case["id"], view, inp["in_dim"], inp["in_dim_len"]))
     return found
+
+
+Row = tuple[str, float, str, float | None, str]
+
+
+def file_views() -> list[tuple[str, va.View, int]]:
+    """(file:view, view, dim) for every dim of every meaningful view of rocMLIR's test files in
+    tests/data (the verifier tests' views, which define a dim twice, have no answer)."""
+    found = []
+    for path in sorted((ROOT / "tests" / "data" / "rocmlir").glob("*.mlir")):
+        for k, parsed in enumerate(va.parse_mlir_views(path.read_text())):
+            if parsed.view is None or any(p.blocking for m in parsed.view.maps for p in va.problems(m)):
+                continue
+            found.extend((f"{path.name}:{k}", parsed.view, d) for d in range(parsed.view.rank))
+    return found
+
+
+def _family_ratio(name: str, small: va.View, large: va.View, repeat: int) -> Row:
+    def worst(v: va.View) -> float:
+        return max(median_time(lambda d=d: va.max_vector_length(v, d), repeat) for d in range(v.rank))
+
+    return (f"{name}: slowest dim at {math.prod(large.buffer.shape):.0e} elements "
+            f"(baseline: at {math.prod(small.buffer.shape):.0e})",
+            worst(large), f"{math.prod(small.buffer.shape):.0e} elements", worst(small), "<= 2x baseline")
+
+
+def rows(quick: bool) -> list[Row]:
+    """One row per target of the vector-length query (figures in seconds)."""
+    repeat = 5
+    exact_t, port_t = [], []
+    for _, view, dim in file_views():
+        exact_t.append(median_time(lambda v=view, d=dim: va.max_vector_length(v, d), repeat))
+        port_t.append(median_time(lambda v=view, d=dim: _port(v, d), repeat))
+    n = len(exact_t)
+    found: list[Row] = [
+        (f"vector length, every (view, dim) of rocMLIR's test files ({n}), median",
+         statistics.median(exact_t), "rocMLIR rules", statistics.median(port_t), "<= 0.3 ms"),
+        (f"vector length, every (view, dim) of rocMLIR's test files ({n}), max",
+         max(exact_t), "rocMLIR rules", max(port_t), "<= 10 ms")]
+    conv = conv2d_input_view(64, 256, 56, 56)
+    found.append(("conv2d input N=64 C=256 56x56 3x3 pad 1, slowest dim",
+                  max(median_time(lambda d=d: va.max_vector_length(conv, d), repeat) for d in range(3)),
+                  "rocMLIR rules", max(median_time(lambda d=d: _port(conv, d), repeat) for d in range(3)),
+                  "<= 5 ms"))
+    tiny = conv2d_input_view(1, 1, 8, 8)  # 576 points
+    found.append(("conv2d input at 576 points, slowest dim",
+                  max(median_time(lambda d=d: va.max_vector_length(tiny, d), repeat) for d in range(3)),
+                  "numpy brute force",
+                  max(median_time(lambda d=d: legal_lengths(tiny, d, tiny.shape[d]), repeat)
+                      for d in range(3)),
+                  "<= baseline"))
+    found.append(_family_ratio("gemm tiling [kloop, bid, tid, iter]", gemm_tiling_view(1, 2, 1, 2, 8, 2, 4),
+                               gemm_tiling_view(16, 4096, 1024, 4, 64, 4, 4), repeat))
+    found.append(_family_ratio("conv2d input", conv2d_input_view(1, 2, 6, 6),
+                               conv2d_input_view(6400, 1024, 112, 112), repeat))
+    mid = gemm_tiling_view(1, 16, 16)  # 2^20 elements
+    times = [median_time(lambda d=d: va.max_vector_length(mid, d), repeat) for d in range(4)]
+    brute = [median_time(lambda d=d: legal_lengths(mid, d, mid.shape[d]), 1 if quick else 3)
+             for d in range(4)]
+    slowest = max(range(4), key=lambda d: times[d])
+    found.append((f"gemm tiling at {math.prod(mid.buffer.shape):.0e} elements, slowest dim",
+                  times[slowest], "numpy brute force", brute[slowest], ">= 1000x faster"))
+    view, dim = conv, 1
+    va.max_vector_length(view, dim)
+    found.append(("the same query again (conv2d input, cached)", _repeat_time(view, dim),
+                  "first, cold", median_time(lambda: va.max_vector_length(view, dim), repeat), "<= 20 us"))
+    return found
+
+
+def _port(view: va.View, dim: int) -> int | None:
+    try:
+        return rocmlir_vector_length(view, dim)
+    except va.ViewAlgebraError:
+        return None
+
+
+def _repeat_time(view: va.View, dim: int, calls: int = 10_000) -> float:
+    import time
+
+    va.max_vector_length(view, dim)
+    samples = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(calls):
+            va.max_vector_length(view, dim)
+        samples.append((time.perf_counter() - start) / calls)
+    return statistics.median(samples)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,8 +47,10 @@ def gemm_tiling_view(g: int, k_loops: int, m_blocks: int, k_threads: int = 4, m_
              f"[{k_loops}, {g}, {m_blocks}, {k_threads}, {m_threads}, {k_iters}, {m_iters}]>")
     join = ("<affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (0, 0, 0)> by ["
             '<PassThrough ["g"] at [1] -> ["G"] at [0]>, '
-            f'<Unmerge{{{k_loops}, {k_threads}, {k_iters}}} ["kloop", "kt", "ki"] at [0, 3, 5] -> ["K"] at [1]>, '
-            f'<Unmerge{{{m_blocks}, {m_threads}, {m_iters}}} ["mb", "mt", "mi"] at [2, 4, 6] -> ["M"] at [2]>] '
+            f'<Unmerge{{{k_loops}, {k_threads}, {k_iters}}} ["kloop", "kt", "ki"] at [0, 3, 5] '
+            '-> ["K"] at [1]>, '
+            f'<Unmerge{{{m_blocks}, {m_threads}, {m_iters}}} ["mb", "mt", "mi"] at [2, 4, 6] '
+            '-> ["M"] at [2]>] '
             f"bounds = [{k_loops}, {g}, {m_blocks}, {k_threads}, {m_threads}, {k_iters}, {m_iters}] -> "
             f"[{g}, {k}, {m}]>")
     return va.View(va.Buffer((g, k, m), "f16"), [va.parse_transform_map(t) for t in (split, join)])

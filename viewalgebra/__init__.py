@@ -9,6 +9,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .budget import QueryTimeoutError
+from .cache import clear_caches
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -175,6 +176,7 @@ __all__ = [
     "affine_map_of",
     "chain_affine_map",
     "check_invariant",
+    "clear_caches",
     "collapse_shape_map",
     "compare_vector_lengths",
     "compose_affine",

@@ -38,7 +38,7 @@ from .errors import ViewAlgebraError
 
 T = TypeVar("T")
 
-WORKER_MEMORY_LIMIT = 512 * 2**20
+WORKER_MEMORY_LIMIT = 256 * 2**20
 """Resident bytes past which a worker is replaced after its current query."""
 
 _HEADER = struct.Struct("<Q")

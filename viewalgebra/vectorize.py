@@ -34,12 +34,14 @@ LINE_WINDOW = 64
 ENUMERATE_LIMIT = 1 << 14
 """Views of at most this many points are answered by checking every step with numpy."""
 
+PROBE_START = 1024
 PROBE_LINES = 48
 PROBE_POSITIONS = 64
-"""The probe checks the steps of up to ``PROBE_LINES`` lines along the dim, at the first and the
-last ``PROBE_POSITIONS`` positions of each."""
+"""The probe checks the first ``PROBE_START`` steps of the line through the origin, then, if
+needed, up to ``PROBE_LINES`` lines along the dim at the first and the last ``PROBE_POSITIONS``
+positions of each."""
 
-ANSWERS: AnswerCache[tuple[object, ...], VectorLength] = AnswerCache(8192)
+ANSWERS: AnswerCache[tuple[object, ...], VectorLength] = AnswerCache(4096)
 """Answers by query (the view is a value, so equal views share answers)."""
 
 
@@ -198,6 +200,13 @@ def _bad_mask(addr: IntArray, valid: np.ndarray, axis: int) -> np.ndarray:
     return ~((v0 & v1 & (a1 == a0 + 1)) | ~(v0 | v1))
 
 
+def _decisive(positions: IntArray, g: int) -> IntArray:
+    """Indices of the bad steps (at these positions along the dim) that lower the running
+    ``gcd(g, p + 1, ...)``: at most log2(g) of them, with the same gcd as all."""
+    running = np.gcd.accumulate(np.r_[np.int64(g), positions + 1])
+    return np.flatnonzero(running[1:] < running[:-1])
+
+
 class _Enumerated:
     """Every step of the box, from the numpy evaluation of every point."""
 
@@ -206,9 +215,7 @@ class _Enumerated:
 
     def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
         bad = np.argwhere(_bad_mask(self.addr, self.valid, self.dim))
-        # One bad step for each position along the dim: their positions decide the gcd.
-        _, first = np.unique(bad[:, self.dim], return_index=True)
-        found = [tuple(int(c) for c in bad[i]) for i in first]
+        found = [tuple(int(c) for c in p) for p in bad[_decisive(bad[:, self.dim], g)]]
         return math.gcd(g, *(p[self.dim] + 1 for p in found)), found
 
     def misaligned(self, v: int) -> tuple[int, ...] | None:
@@ -232,22 +239,23 @@ def _enumerated(view: View, dim: int) -> _Enumerated | None:
 
 def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
     """Genuine bad steps on a few lines along ``dim`` (every step of those lines is checked):
-    first the line through the origin, then, unless its steps already bring the gcd with ``g``
-    down to 1, up to ``PROBE_LINES`` lines at both ends of the dim."""
+    first the start of the line through the origin, then, unless its steps already bring the gcd
+    with ``g`` down to 1, up to ``PROBE_LINES`` lines at both ends of the dim."""
     size = view.shape[dim]
-    if size < 2:
+    if not 2 <= size < 2**62:  # nothing to find, or positions beyond 64-bit integers
         return []
     origin = np.zeros((1, view.rank), dtype=np.int64)
-    found = _steps_on_lines(view, dim, origin, np.arange(min(size, PROBE_POSITIONS + 1)))
+    found = _steps_on_lines(view, dim, origin, np.arange(min(size, PROBE_START + 1)), g)
     if math.gcd(g, *(p[dim] + 1 for p in found)) == 1:
         return found
     positions = np.unique(np.r_[np.arange(min(size, PROBE_POSITIONS + 1)),
                                 np.arange(max(size - PROBE_POSITIONS - 1, 0), size)])
-    return _steps_on_lines(view, dim, _probe_lines(view.shape, dim), positions)
+    return _steps_on_lines(view, dim, _probe_lines(view.shape, dim), positions, g)
 
 
-def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray) -> list[tuple[int, ...]]:
-    """One bad step for each position along the dim where the given lines have one."""
+def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray,
+                    g: int) -> list[tuple[int, ...]]:
+    """Bad steps on the given lines that decide their gcd with ``g`` (``_decisive``)."""
     points = np.repeat(lines, len(positions), axis=0)
     points[:, dim] = np.tile(positions, len(lines))
     try:
@@ -257,9 +265,8 @@ def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray) 
     addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
     bad = np.argwhere(_bad_mask(addr, valid, 1) & (np.diff(positions) == 1))
-    _, first = np.unique(bad[:, 1], return_index=True)
     return [tuple(int(positions[k]) if j == dim else int(c) for j, c in enumerate(lines[line]))
-            for line, k in bad[first]]
+            for line, k in bad[_decisive(positions[bad[:, 1]], g)]]
 
 
 def _probe_lines(shape: tuple[int, ...], dim: int) -> IntArray:
