@@ -1,0 +1,62 @@
+"""Every performance target in one table: the figure, the baseline measured in the same run, the
+ratio, the target.
+
+Run: ``.venv/bin/python benchmarks/run.py [--quick]``. Times are medians of repeated runs from
+cold caches (``clear_caches``) unless a row says otherwise; docs/performance.md has a table from
+this script and the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "tests")]  # this checkout
+
+import bench_import  # noqa: E402
+import bench_invert  # noqa: E402
+import bench_scale  # noqa: E402
+import bench_service  # noqa: E402
+import bench_vectorize  # noqa: E402
+
+SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
+            ("regularize and write", bench_scale), ("service", bench_service))
+
+
+def figure(value: float, what: str) -> str:
+    if "(MB)" in what:
+        return f"{value:.1f} MB"
+    if value < 1e-3:
+        return f"{value * 1e6:.1f} us"
+    if value < 1:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value:.2f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and queries")
+    quick = parser.parse_args(argv).quick
+    import islpy
+    import numpy
+
+    print(f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"islpy {islpy.__version__}, numpy {numpy.__version__}{', --quick' if quick else ''}")
+    print()
+    print("| what | figure | baseline (same run) | baseline figure | ratio | target |")
+    print("|---|---|---|---|---|---|")
+    for section, module in SECTIONS:
+        for what, value, base, base_value, target in module.rows(quick):
+            ratio = "" if not base_value else f"{value / base_value:.2f}x"
+            base_figure = "" if base_value is None else figure(base_value, what)
+            print(f"| {section}: {what} | {figure(value, what)} | {base} | {base_figure} | {ratio} "
+                  f"| {target} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
