@@ -1,11 +1,12 @@
-"""Exact maximal vector lengths of loads and stores through a view (design S5).
+"""Exact maximal vector lengths of loads and stores through a view (docs/vectorize.md).
 
 A length ``v`` is legal along ``dim`` for a run length ``L`` when ``v`` divides ``L`` and the size of
 ``dim`` and every piece ``u, u + e_dim, ..., u + (v - 1) e_dim`` with ``u[dim] % v == 0`` is either
 entirely invalid or entirely valid with addresses ``a, a + 1, ..., a + v - 1``. A piece is good iff
 each of its internal steps ``p -> p + e_dim`` is good, so the legal lengths are exactly the divisors
-of ``g = gcd(L, size, {p[dim] + 1 : p a bad step})``. ISL computes the set of bad steps once and
-``g`` by counterexamples (islpy-notes.md §3); the cost depends on the view's structure, not its size.
+of ``g = gcd(L, size, {p[dim] + 1 : p a bad step})``, found by the cheapest exact method: numpy
+over every step of a small view, a numpy probe whose genuine bad steps settle ``g = 1``, else ISL
+over all steps (the cost depends on the view's structure, not its size).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Transform maps and views as exact ISL objects (islpy), built with islpy's constructors.
 
 Each map is a quasi-affine function (``isl.PwMultiAff``) from upper to lower coordinates whose
-domain is the upper box intersected with the valid set (design S3). A view composes its maps by
-substitution (``pullback``), never by relational ``apply_range`` (islpy-notes.md §0). Results are
-cached beside the frozen values, keyed on them; ISL objects are never hashed.
+domain is the upper box intersected with the valid set (docs/semantics.md, Validity). A view
+composes its maps by substitution (``pullback``), never by relational ``apply_range``, which
+leaves unknown existentials behind on conv stacks and makes later queries orders of magnitude
+slower. Results are cached beside the frozen values, keyed on them; ISL objects are never hashed.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def view_function(view: View) -> isl.PwMultiAff:
 
 @lru_cache(maxsize=1024)
 def address_function(view: View) -> isl.PwAff:
-    """The view as an ISL function: view point -> buffer address (design S4), on valid points."""
+    """The view as an ISL function: view point -> buffer address (docs/semantics.md), on valid points."""
     buf = view.buffer
     ls = isl.LocalSpace.from_space(_set_space(buf.rank))
     addr = isl.Aff.zero_on_domain(ls).add_constant_val(val(buf.offset))
