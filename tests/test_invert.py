@@ -12,9 +12,20 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from oracle import box_points, chain_points, images
 from rocmlir_data import cases
-from strategies import views
+from strategies import shapes, transform_maps, views
 
 import viewalgebra as va
+from viewalgebra.invert import (
+    ENUMERATE_LIMIT,
+    _by_relation,
+    _certify,
+    _certify_by_relations,
+    _enumerated_witness,
+    _solve,
+    _structural_witness,
+    invert_chain,
+)
+from viewalgebra.maps.relations import chain_function  # noqa: TID251 -- the certificate's inputs
 
 P = va.parse_transform_map
 
@@ -243,3 +254,175 @@ def test_viewalgebra_inverts_what_rocmlir_cannot():
                 if va.rocmlir_invert(tm).maps is None and va.invert(tm).maps is not None}
     assert inverted == {"invert/derived#transform_inject_non_unit_const", "invert/derived#transform_map5",
                         "invert/derived#transform_map6", "invert/derived#transform_map2"}
+
+
+# Each path to the answer on its own, against brute force: the certificate, the structural
+# witness, the numpy enumeration, and ISL's relation (the fallback, forced here).
+
+
+def brute_certificate(chain, inverse) -> va.Certificate:
+    """``g(f(u)) == u`` for every valid ``u``; ``f(g(y)) == y`` wherever ``g`` is defined."""
+
+    def inside(points, shape):
+        return ((points >= 0) & (points < np.asarray(shape, dtype=np.int64))).all(axis=1)
+
+    def round_trip(first, second):
+        start = box_points(first[0].upper_bounds)
+        middle, ok = chain_points(first, start)
+        start, middle = start[ok], middle[ok]
+        defined = inside(middle, second[0].upper_bounds)
+        back, back_ok = chain_points(second, middle)
+        return bool((defined & back_ok).all() and (back == start).all())
+
+    return va.Certificate(round_trip(chain, inverse), round_trip(inverse, chain))
+
+
+@settings(derandomize=True, deadline=None, max_examples=300)
+@given(chain=chains(), data=st.data())
+def test_certificate_equals_brute_force(chain, data):
+    """The per-piece certificate, on closed-form inverses and on perturbed ones."""
+    try:
+        inverse = invert_chain(chain)
+    except (va.NotInvertibleError, va.InvalidTransformError):
+        return
+    candidates = [inverse]
+    options = [(k, q) for k, m in enumerate(inverse) for q in perturbations(m)]
+    if options:
+        k, changed = data.draw(st.sampled_from(options))
+        candidates.append((*inverse[:k], changed, *inverse[k + 1:]))
+    for g_maps in candidates:
+        f, g = chain_function(chain), chain_function(g_maps)
+        certificate = _certify(f, g)
+        assert certificate == _certify_by_relations(f, g) == brute_certificate(chain, g_maps)
+        event(f"left {certificate.left}, right {certificate.right}")
+
+
+@st.composite
+def culprits(draw, lower: tuple[int, ...]) -> tuple[va.TransformMap, bool]:
+    """A map over ``lower`` with one op that is not injective by itself (an AddDim{n > 1}, a
+    Broadcast wider than its length, an Embed with overlapping terms), the other dims passed
+    through; and whether the structural search must find a pair when the map is on top."""
+    rank = len(lower)
+    kind = draw(st.sampled_from(["AddDim", "Broadcast", "Embed"] if rank else ["AddDim"]))
+    d = draw(st.integers(0, max(rank - 1, 0)))
+    upper = list(lower)
+    if kind == "AddDim":
+        n = draw(st.integers(2, 4))
+        upper.insert(d, n)
+        kept = [(k if k < d else k + 1, k) for k in range(rank)]
+        op: va.Transform = va.AddDim((n,), ("a",), (d,), (), ())
+        sure = True
+    elif kind == "Broadcast":
+        p = lower[d]
+        upper[d] = draw(st.integers(p + 1, 2 * p + 2))
+        kept = [(k, k) for k in range(rank) if k != d]
+        op = va.Broadcast((p,), ("b",), (d,), ("b",), (d,))
+        sure = upper[d] >= 2 * p
+    else:
+        coefficients = draw(st.sampled_from([(1, 1), (2, 1), (1, 2), (3, 2), (2, 3), (0, 1), (1, -1), (2, -2)]))
+        upper[d] = draw(st.integers(2, 4))
+        upper.append(draw(st.integers(2, 4)))
+        kept = [(k, k) for k in range(rank) if k != d]
+        op = va.Embed(coefficients, ("y", "x"), (d, rank), ("h",), (d,))
+        sure = False
+    names = tuple(f"p{k}" for _, k in kept)
+    through = [va.PassThrough((), names, tuple(u for u, _ in kept), names, tuple(k for _, k in kept))] if kept else []
+    return va.TransformMap((op, *through), tuple(upper), lower), sure
+
+
+@st.composite
+def non_injective_chains(draw) -> tuple[tuple[va.TransformMap, ...], bool]:
+    """A culprit map under 0-2 random maps and over 0-1; and whether the structural search must
+    find a pair (the culprit on top, a shift that stays in the box from any point)."""
+    lower = draw(shapes(max_rank=3, max_points=60, min_rank=1))
+    below: list[va.TransformMap] = []
+    for _ in range(draw(st.integers(0, 1))):
+        below.insert(0, draw(transform_maps(lower, max_points=120)))
+        lower = below[0].upper_bounds
+    culprit, sure = draw(culprits(lower))
+    above = [culprit]
+    for _ in range(draw(st.integers(0, 2))):
+        above.insert(0, draw(transform_maps(above[0].upper_bounds, max_points=200, max_add_dims=1)))
+    return (*above, *below), sure and len(above) == 1
+
+
+def assert_genuine(pair, found) -> None:
+    u, v = pair
+    assert u != v and any(u in pre and v in pre for pre in found.values())
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(case=non_injective_chains())
+def test_structural_witness_is_genuine(case):
+    chain, sure = case
+    found = images(chain)
+    pair = _structural_witness(chain)
+    if pair is not None:
+        assert_genuine(pair, found)
+    elif sure:
+        assert not found, "a valid point on top of an AddDim or a wide Broadcast has a partner"
+    event(("found" if pair else "not found") + (" (must be)" if sure and found else ""))
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(case=non_injective_chains() | chains().map(lambda c: (c, False)))
+def test_enumerated_witness_is_genuine(case):
+    chain, _ = case
+    found = images(chain)
+    pair = _enumerated_witness(chain)
+    if pair is not None:
+        assert_genuine(pair, found)
+    if math.prod(chain[0].upper_bounds) <= ENUMERATE_LIMIT:  # the whole box: found iff not injective
+        assert (pair is not None) == any(len(pre) > 1 for pre in found.values())
+    event("found" if pair else "not found")
+
+
+@settings(derandomize=True, deadline=None, max_examples=150)
+@given(case=non_injective_chains() | chains().map(lambda c: (c, False)))
+def test_each_path_equals_brute_force(case):
+    """ISL's relation alone (the fallback), the fast answer, and ``invert`` itself."""
+    chain, _ = case
+    found = images(chain)
+    injective = all(len(pre) == 1 for pre in found.values())
+    lower_box = {tuple(int(c) for c in p) for p in box_points(chain[-1].lower_bounds)}
+    expected = "not-injective" if not injective else "bijective" if set(found) == lower_box else "injective"
+    for answer in (_by_relation(chain, "forced"), _solve(chain), va.invert(chain)):
+        assert answer.kind == expected
+        if expected == "not-injective":
+            assert_genuine(answer.witness, found)
+        elif expected == "injective":
+            assert isl_points(isl.Set(str(answer.uncovered))) == lower_box - set(found)
+        else:
+            assert answer.uncovered is None
+    event(expected)
+
+
+def test_structural_witness_at_any_size():
+    """A 10-map chain (sliding windows under a Merge and an Unmerge, over transposes) at 10^3 to
+    10^12 points: the pair comes from the Embed, carried up by the inverse of the maps above."""
+    def chain_of(n: int) -> tuple[va.TransformMap, ...]:
+        unmerge = P(f'<affine_map<(d0, d1) -> (d0 * {n} + d1)> by [<Unmerge{{{3 * n}, {n}}} ["i", "j"] at [0, 1] -> '
+                    f'["k"] at [0]>] bounds = [{3 * n}, {n}] -> [{3 * n * n}]>')
+        merge = P(f'<affine_map<(d0) -> (d0 floordiv {3 * n}, (d0 mod {3 * n}) floordiv {n}, d0 mod {n})> by '
+                  f'[<Merge{{{n}, 3, {n}}} ["k"] at [0] -> ["a", "y", "x"] at [0, 1, 2]>] bounds = [{3 * n * n}] -> [{n}, 3, {n}]>')
+        window = P(f'<affine_map<(d0, d1, d2) -> (d0, d1 + d2)> by [<PassThrough ["a"] at [0] -> ["a"] at [0]>, '
+                   f'<Embed{{1, 1}} ["y", "x"] at [1, 2] -> ["b"] at [1]>] bounds = [{n}, 3, {n}] -> [{n}, {n + 2}]>')
+        swap = [P(f'<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>] '
+                  f'bounds = [{a}, {b}] -> [{b}, {a}]>') for a, b in ((n, n + 2), (n + 2, n))]
+        return (unmerge, merge, window, *swap * 3, swap[0])
+
+    for n in (6, 10**4):  # 10^3 and 10^12 points
+        chain = chain_of(n)
+        assert len(chain) == 10
+        u, v = _structural_witness(chain)
+        points = [u, v]
+        for m in chain:
+            points = [va.evaluate(m, p) for p in points]
+            assert all(ok for _, ok in points)
+            points = [p for p, _ in points]
+        assert u != v and points[0] == points[1]
+        assert all(0 <= x < b for p in (u, v) for x, b in zip(p, chain[0].upper_bounds, strict=True))
+        assert va.invert(chain).kind == "not-injective"
+    small = chain_of(6)
+    assert_genuine(va.invert(small).witness, images(small))
+    assert _solve(small, fast=False).kind == "not-injective"

@@ -6,19 +6,27 @@ lower box, ``injective`` with the lower points it misses, or ``not-injective`` w
 share an image), gives the exact inverse relation, and, whenever each op has a closed-form inverse,
 the inverse as rock transform maps. Closed forms are checked by ISL: ``g(f(u)) = u`` on ``D`` and
 ``f(g(y)) = y`` wherever ``g`` is defined, which also proves ``f`` injective and ``dom g`` its image.
+
+Where there is no closed form, two points sharing an image are looked for first by construction
+from an op that is not injective by itself, then among the first points of the box (numpy); each
+pair found is checked by evaluating the chain, and settles ``not-injective`` on its own. Only when
+none is found does ISL decide, by the relation ``f⁻¹ ∘ f`` minus the identity.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 import islpy as isl
+import numpy as np
 
 from .budget import run_bounded
-from .errors import InvalidTransformError, NotInvertibleError
-from .maps.evaluate import evaluate
+from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
+from .maps.evaluate import evaluate, evaluate_array
 from .maps.relations import box, chain_function, identity_on, point_coords
 from .maps.transform_map import TransformMap, blocking_problems
 from .maps.transforms import (
@@ -36,6 +44,7 @@ from .maps.transforms import (
 from .maps.view import View
 
 Kind = Literal["bijective", "injective", "not-injective"]
+Pair = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +236,32 @@ def invert_chain(maps: Sequence[TransformMap]) -> tuple[TransformMap, ...]:
 
 
 def _certify(f: isl.PwMultiAff, g: isl.PwMultiAff) -> Certificate:
+    return Certificate(_is_identity_on(g.pullback_pw_multi_aff(f), f.domain()),
+                       _is_identity_on(f.pullback_pw_multi_aff(g), g.domain()))
+
+
+def _is_identity_on(h: isl.PwMultiAff, domain: isl.Set) -> bool:
+    """Whether ``h`` is defined exactly on ``domain`` and ``h(x) = x`` there.
+
+    Piece by piece and output by output: ``h_j(x) - x_j`` must be zero on the piece, an emptiness
+    check of one quasi-affine condition (comparing relations instead costs several times more).
+    """
+    if not h.domain().is_equal(domain):
+        return False
+    pieces: list[tuple[isl.Set, isl.MultiAff]] = []
+    h.foreach_piece(lambda piece, ma: pieces.append((piece, ma)))
+    for piece, ma in pieces:
+        ls = isl.LocalSpace.from_space(ma.get_domain_space())
+        zero = isl.Aff.zero_on_domain(ls)
+        for j in range(ma.dim(isl.dim_type.out)):
+            diff = ma.get_at(j).sub(isl.Aff.var_on_domain(ls, isl.dim_type.set, j))
+            if not diff.plain_is_zero() and not (piece & diff.ne_set(zero)).is_empty():
+                return False
+    return True
+
+
+def _certify_by_relations(f: isl.PwMultiAff, g: isl.PwMultiAff) -> Certificate:
+    """``_certify`` by relation equality with an identity (the slower, earlier method)."""
     left = isl.Map.from_pw_multi_aff(g.pullback_pw_multi_aff(f))
     right = isl.Map.from_pw_multi_aff(f.pullback_pw_multi_aff(g))
     return Certificate(left.is_equal(identity_on(f.domain())),
@@ -242,37 +277,170 @@ class _Answer:
     reason: str | None
     certificate: Certificate | None
     uncovered: str | None
-    witness: tuple[tuple[int, ...], tuple[int, ...]] | None
+    witness: Pair | None
 
 
-def _solve(chain: tuple[TransformMap, ...]) -> _Answer:
-    f = chain_function(chain)
-    lower = box(chain[-1].lower_bounds)
+def _solve(chain: tuple[TransformMap, ...], fast: bool = True) -> _Answer:
+    """The answer for a checked chain; ``fast=False`` is the earlier method (certificate by
+    relation equality, witnesses only from ISL), kept as the benchmarks' baseline."""
     try:
         inverse = invert_chain(chain)
     except (NotInvertibleError, InvalidTransformError) as e:
-        return _by_relation(chain, f, lower, str(e))
-    certificate = _certify(f, chain_function(inverse))
+        return _without_maps(chain, str(e), fast)
+    g = chain_function(inverse)
+    certificate = (_certify if fast else _certify_by_relations)(chain_function(chain), g)
     if not certificate.ok:
-        return _by_relation(chain, f, lower,
-                            "internal: the closed-form inverse failed its ISL check (please report)")
-    uncovered = lower - chain_function(inverse).domain()
+        return _without_maps(chain, "internal: the closed-form inverse failed its ISL check (please report)",
+                             fast)
+    uncovered = box(chain[-1].lower_bounds) - g.domain()
     kind: Kind = "bijective" if uncovered.is_empty() else "injective"
     return _Answer(kind, inverse, None, certificate, None if kind == "bijective" else str(uncovered),
                    None)
 
 
-def _by_relation(chain: tuple[TransformMap, ...], f: isl.PwMultiAff, lower: isl.Set,
-                 reason: str) -> _Answer:
+def _without_maps(chain: tuple[TransformMap, ...], reason: str, fast: bool) -> _Answer:
+    if fast:
+        pair = _structural_witness(chain) or _enumerated_witness(chain)
+        if pair is not None:
+            return _Answer("not-injective", None, reason, None, None, pair)
+    return _by_relation(chain, reason)
+
+
+def _by_relation(chain: tuple[TransformMap, ...], reason: str) -> _Answer:
+    """The answer from ISL alone: ``f⁻¹ ∘ f`` minus the identity is empty iff ``f`` is injective."""
+    f = chain_function(chain)
     graph = isl.Map.from_pw_multi_aff(f)
     n = chain[0].upper_rank
     shared = graph.apply_range(graph.reverse()) - identity_on(f.domain())
     if not shared.is_empty():
         pair = point_coords(shared.wrap().sample_point(), 2 * n)
         return _Answer("not-injective", None, reason, None, None, (pair[:n], pair[n:]))
-    uncovered = lower - graph.range()
+    uncovered = box(chain[-1].lower_bounds) - graph.range()
     kind: Kind = "bijective" if uncovered.is_empty() else "injective"
     return _Answer(kind, None, reason, None, None if kind == "bijective" else str(uncovered), None)
+
+
+# }}}
+# {{{ witnesses without ISL: two valid points with one image, checked by evaluation
+
+
+def _collide(chain: tuple[TransformMap, ...], u: tuple[int, ...], v: tuple[int, ...]) -> bool:
+    """Whether ``u`` and ``v`` are distinct valid points of the top box with the same image."""
+    shape = chain[0].upper_bounds
+    if u == v or not all(0 <= x < n for p in (u, v) for x, n in zip(p, shape, strict=True)):
+        return False
+    image = _evaluate_chain(chain, u)
+    return image is not None and image == _evaluate_chain(chain, v)
+
+
+def _collisions(tm: TransformMap, op: Transform) -> list[dict[int, int]]:
+    """Shifts ``delta`` (upper dim -> amount) with ``op(a) == op(a + delta)`` for every ``a``: an
+    AddDim wider than 1, a Broadcast wider than its length, two overlapping terms (or a term of
+    coefficient 0) of an Embed or of an Unmerge wider than its sizes."""
+    ub = tm.upper_bounds
+    match op:
+        case AddDim():
+            return [{d: 1} for d in op.upper_dims if ub[d] > 1]
+        case Broadcast():
+            return [{d: p} for p, d in zip(op.params, op.upper_dims, strict=True) if ub[d] > p]
+        case Embed() | Unmerge():
+            dims = op.upper_dims
+            coefficients = op.params if isinstance(op, Embed) else tuple(
+                math.prod(op.params[k + 1:]) for k in range(len(dims)))
+            found = [{d: 1} for c, d in zip(coefficients, dims, strict=True) if c == 0 and ub[d] > 1]
+            for (ci, di), (cj, dj) in combinations(zip(coefficients, dims, strict=True), 2):
+                if ci and cj:
+                    g = math.gcd(ci, cj)
+                    if abs(cj // g) < ub[di] and abs(ci // g) < ub[dj]:
+                        found.append({di: cj // g, dj: -ci // g})
+            return found
+        case _:
+            return []
+
+
+def _shifted(a: tuple[int, ...], delta: dict[int, int], bounds: tuple[int, ...]) -> Iterator[Pair]:
+    """Pairs ``(p, p + delta)`` inside the box: with ``p = a`` or ``p + delta = a`` if possible,
+    else with ``a`` moved as little as needed along the shifted dims."""
+    moved = list(a)
+    for d, s in delta.items():
+        moved[d] = min(max(a[d], -s, 0), bounds[d] - 1 - max(s, 0))
+    for p in (a, tuple(x - delta.get(d, 0) for d, x in enumerate(a)), tuple(moved)):
+        q = tuple(x + delta.get(d, 0) for d, x in enumerate(p))
+        if all(0 <= x < n for r in (p, q) for x, n in zip(r, bounds, strict=True)):
+            yield p, q
+
+
+def _valid_points(chain: tuple[TransformMap, ...]) -> Iterator[tuple[int, ...]]:
+    """Some valid points of the top box: the corners and the centre if valid, then ISL's sample."""
+    shape = chain[0].upper_bounds
+    corners = (tuple(0 for _ in shape), tuple(n // 2 for n in shape), tuple(n - 1 for n in shape))
+    for u in dict.fromkeys(corners):
+        if all(0 <= x < n for x, n in zip(u, shape, strict=True)) and _evaluate_chain(chain, u) is not None:
+            yield u
+    sample = chain_function(chain).domain().sample_point()
+    if not sample.is_void():
+        yield point_coords(sample, len(shape))
+
+
+def _structural_witness(chain: tuple[TransformMap, ...]) -> Pair | None:
+    """Two valid points with one image, built from an op that is not injective by itself.
+
+    In the upper space of its map, a point ``a`` (the image of a valid top point) and ``a + delta``
+    share the op's image; the closed-form inverse of the maps above carries both back to the top.
+    The maps above must have one, so the search stops at the first map without it. The time does
+    not depend on the sizes.
+    """
+    shifts: list[tuple[int, tuple[TransformMap, ...], dict[int, int]]] = []
+    lift: tuple[TransformMap, ...] = ()  # the closed-form inverse of chain[:k]
+    for k, tm in enumerate(chain):
+        shifts += [(k, lift, delta) for op in tm.ops for delta in _collisions(tm, op)]
+        try:
+            lift = invert_map(tm) + lift
+        except (NotInvertibleError, InvalidTransformError):
+            break
+    if not shifts:
+        return None
+    for top in _valid_points(chain):
+        for k, lift, delta in shifts:
+            a = _evaluate_chain(chain[:k], top)
+            if a is None:  # not reached: ``top`` is valid
+                continue
+            for p, q in _shifted(a, delta, chain[k].upper_bounds):
+                u, v = _evaluate_chain(lift, p), _evaluate_chain(lift, q)
+                if u is not None and v is not None and _collide(chain, u, v):
+                    return u, v
+    return None
+
+
+ENUMERATE_LIMIT = 4096
+"""Points of the top box (from the origin) that ``_enumerated_witness`` evaluates with numpy."""
+
+
+def _enumerated_witness(chain: tuple[TransformMap, ...], limit: int = ENUMERATE_LIMIT) -> Pair | None:
+    """Two valid points with one image among the points of a sub-box of the top box at the origin
+    (sides ``min(n, 2^j)``, at most ``limit`` points), evaluated with numpy."""
+    shape = chain[0].upper_bounds
+    side = 1
+    while side < max(shape, default=0) and math.prod(min(n, 2 * side) for n in shape) <= limit:
+        side *= 2
+    sub = tuple(min(n, side) for n in shape)
+    if math.prod(sub) < 2:
+        return None
+    upper = np.indices(sub).reshape(len(sub), -1).T
+    lower, valid = upper, np.ones(len(upper), dtype=np.bool_)
+    try:
+        for m in chain:
+            lower, ok = evaluate_array(m, lower)
+            valid &= ok
+    except ViewAlgebraError:  # beyond 64-bit integers: left to ISL
+        return None
+    upper, lower = upper[valid], lower[valid]
+    order = np.lexsort(lower.T[::-1]) if lower.shape[1] else np.arange(len(lower))
+    same = np.flatnonzero((lower[order][1:] == lower[order][:-1]).all(axis=1))
+    if not same.size:
+        return None
+    u, v = (tuple(int(x) for x in upper[order[i]]) for i in (same[0], same[0] + 1))
+    return (u, v) if _collide(chain, u, v) else None
 
 
 # }}}
@@ -287,8 +455,11 @@ def invert(maps: TransformMap | View | Sequence[TransformMap], *,
     ``<Embed{1, 1} ...>`` of a sliding window is ``not-injective`` with a witness pair.
     ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
     """
-    chain = _chain(maps)
-    answer = run_bounded(_solve, (chain,), timeout, "invert")
+    return _invert(_chain(maps), timeout)
+
+
+def _invert(chain: tuple[TransformMap, ...], timeout: float | None, fast: bool = True) -> Inverse:
+    answer = run_bounded(_solve, (chain, fast), timeout, "invert")
     f = chain_function(chain)
     return Inverse(
         answer.kind, isl.Map.from_pw_multi_aff(f).reverse(), answer.maps, answer.reason,
