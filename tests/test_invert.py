@@ -398,7 +398,7 @@ def test_each_path_equals_brute_force(case):
 
 
 def test_structural_witness_at_any_size():
-    """A 10-map chain (sliding windows under a Merge and an Unmerge, over transposes) at 10^3 to
+    """A 10-map chain (sliding windows under a Merge and an Unmerge, over transposes) at 10^3 and
     10^12 points: the pair comes from the Embed, carried up by the inverse of the maps above."""
     def chain_of(n: int) -> tuple[va.TransformMap, ...]:
         unmerge = P(f'<affine_map<(d0, d1) -> (d0 * {n} + d1)> by [<Unmerge{{{3 * n}, {n}}} ["i", "j"] at [0, 1] -> '
@@ -411,7 +411,7 @@ def test_structural_witness_at_any_size():
                   f'bounds = [{a}, {b}] -> [{b}, {a}]>') for a, b in ((n, n + 2), (n + 2, n))]
         return (unmerge, merge, window, *swap * 3, swap[0])
 
-    for n in (6, 10**4):  # 10^3 and 10^12 points
+    for n in (18, 577_350):  # 3 n^2: about 10^3 and 10^12 points
         chain = chain_of(n)
         assert len(chain) == 10
         u, v = _structural_witness(chain)
@@ -423,6 +423,6 @@ def test_structural_witness_at_any_size():
         assert u != v and points[0] == points[1]
         assert all(0 <= x < b for p in (u, v) for x, b in zip(p, chain[0].upper_bounds, strict=True))
         assert va.invert(chain).kind == "not-injective"
-    small = chain_of(6)
+    small = chain_of(18)
     assert_genuine(va.invert(small).witness, images(small))
     assert _solve(small, fast=False).kind == "not-injective"
