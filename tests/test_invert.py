@@ -60,6 +60,9 @@ def chains(draw):
 @given(chain=chains())
 def test_inverse_equals_brute_force(chain):
     result = va.invert(chain)
+    assert va.invert(list(chain)) is result  # asked again: the cached answer
+    _, valid = chain_points(chain, box_points(chain[0].upper_bounds))
+    assert result.has_padding == (not valid.all())
     found = images(chain)
     injective = all(len(pre) == 1 for pre in found.values())
     lower_box = {tuple(int(c) for c in p) for p in box_points(chain[-1].lower_bounds)}
@@ -426,3 +429,13 @@ def test_structural_witness_at_any_size():
     small = chain_of(18)
     assert_genuine(va.invert(small).witness, images(small))
     assert _solve(small, fast=False).kind == "not-injective"
+
+
+def test_answers_are_cached_until_cleared():
+    tm = P('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by [<Merge{4, 8} ["k"] at [0] -> ["a", "b"] '
+           'at [0, 1]>] bounds = [32] -> [4, 8]>')
+    first = va.invert(tm)
+    assert va.invert([tm]) is first
+    va.clear_caches()
+    again = va.invert(tm)
+    assert again is not first and (again.kind, again.maps) == (first.kind, first.maps)

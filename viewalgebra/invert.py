@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Literal
 
@@ -25,6 +25,7 @@ import islpy as isl
 import numpy as np
 
 from .budget import run_bounded
+from .cache import AnswerCache
 from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
 from .maps.evaluate import evaluate, evaluate_array
 from .maps.relations import box, chain_function, identity_on, point_coords
@@ -63,11 +64,13 @@ class Certificate:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Inverse:
-    """The inverse of a map or chain on its valid points (compare with ``same_relation``, not ``==``)."""
+    """The inverse of a map or chain on its valid points (compare with ``same_relation``, not ``==``).
+
+    The answer is plain data; its ISL sets and relations are built when first read (answers are
+    cached and shared, and ISL objects are never kept in them).
+    """
 
     kind: Kind
-    relation: isl.Map
-    """The exact inverse: lower point -> the upper points mapping to it."""
     maps: tuple[TransformMap, ...] | None
     """The inverse as rock transform maps, top-first (upper space: the chain's lower space), or
     ``None`` (see ``reason``)."""
@@ -75,12 +78,28 @@ class Inverse:
     """Why there are no ``maps``; ``None`` when there are."""
     certificate: Certificate | None
     """ISL's check of ``maps``; ``None`` without maps."""
-    uncovered: isl.Set | None
-    """``injective``: the points of the lower box without a preimage; else ``None``."""
     witness: tuple[tuple[int, ...], tuple[int, ...]] | None
     """``not-injective``: two distinct valid upper points with the same image."""
-    padding: isl.Set
-    """Points of the upper box that are invalid (no image at all; empty for most maps)."""
+    chain: tuple[TransformMap, ...]
+    """The chain that was inverted, top-first."""
+    has_padding: bool
+    """Whether some points of the upper box are invalid (``padding`` is not empty)."""
+    uncovered_text: str | None = field(default=None, repr=False)
+
+    @property
+    def relation(self) -> isl.Map:
+        """The exact inverse: lower point -> the upper points mapping to it."""
+        return isl.Map.from_pw_multi_aff(chain_function(self.chain)).reverse()
+
+    @property
+    def uncovered(self) -> isl.Set | None:
+        """``injective``: the points of the lower box without a preimage; else ``None``."""
+        return None if self.uncovered_text is None else isl.Set(self.uncovered_text)
+
+    @property
+    def padding(self) -> isl.Set:
+        """Points of the upper box that are invalid (no image at all; empty for most maps)."""
+        return box(self.chain[0].upper_bounds) - chain_function(self.chain).domain()
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +297,7 @@ class _Answer:
     certificate: Certificate | None
     uncovered: str | None
     witness: Pair | None
+    has_padding: bool = False
 
 
 def _solve(chain: tuple[TransformMap, ...], fast: bool = True) -> _Answer:
@@ -459,12 +479,24 @@ def invert(maps: TransformMap | View | Sequence[TransformMap], *,
 
 
 def _invert(chain: tuple[TransformMap, ...], timeout: float | None, fast: bool = True) -> Inverse:
-    answer = run_bounded(_solve, (chain, fast), timeout, "invert")
-    f = chain_function(chain)
-    return Inverse(
-        answer.kind, isl.Map.from_pw_multi_aff(f).reverse(), answer.maps, answer.reason,
-        answer.certificate, None if answer.uncovered is None else isl.Set(answer.uncovered),
-        answer.witness, box(chain[0].upper_bounds) - f.domain())
+    cached = ANSWERS.get((chain, fast))
+    if cached is not None:
+        return cached
+    answer = run_bounded(_answer, (chain, fast), timeout, "invert")
+    inverse = Inverse(answer.kind, answer.maps, answer.reason, answer.certificate, answer.witness,
+                      chain, answer.has_padding, answer.uncovered)
+    ANSWERS.put((chain, fast), inverse)
+    return inverse
+
+
+ANSWERS: AnswerCache[tuple[object, ...], Inverse] = AnswerCache(4096)
+"""Inverses by chain (and method)."""
+
+
+def _answer(chain: tuple[TransformMap, ...], fast: bool) -> _Answer:
+    answer = _solve(chain, fast)
+    padding = box(chain[0].upper_bounds) - chain_function(chain).domain()
+    return replace(answer, has_padding=not padding.is_empty())
 
 
 def verify_inverse(maps: TransformMap | View | Sequence[TransformMap],
