@@ -589,3 +589,34 @@ def test_a_reduction_generic_is_illegal_in_rocmlir_style():
         va.regularize(k, "rocmlir")
     seed = va.regularize(k)  # the seed treats it as an op views cannot be pushed through
     assert not [op for op in seed.kernel.ops if op.name == "reduce_like"][0].elementwise
+
+
+def fusee_chain(n: int) -> va.Kernel:
+    """A gemm root and ``n`` elementwise fusees, each reading the previous one's output through a
+    transpose; the last writes ``%out``."""
+    k = va.Kernel("chain")
+    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 5))
+    current = k.alloc((1, 4, 5), name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[current], root=True, name="gemm")
+    for i in range(n):
+        g, x, y = k.shape(current)
+        read = k.view(current, [transpose((g, y, x), (g, x, y))])
+        target = k.argument("out", (g, y, x)) if i == n - 1 else k.alloc((g, y, x), name=f"y{i}")
+        k.op("linalg.generic", reads=[read], writes=[target], fn=np.tanh if i % 2 else np.exp, name=f"f{i}")
+        current = target
+    return k
+
+
+def test_a_long_chain_of_fusees_in_both_styles():
+    n = 30
+    k = fusee_chain(n)
+    seed, rocmlir = va.regularize(k), va.regularize(k, "rocmlir")
+    assert va.check_invariant(seed.kernel, seed.fusing) == ()
+    assert seed.fusing == {op.name for op in k.ops}
+    # Each fusee first iterates over its input; then, from the root outward, each gets a fresh
+    # output and the next fusee iterates over it.
+    assert [r.rule for r in seed.log] == ["R2"] * n + ["R1", "R2"] * (n - 1)
+    assert va.check_invariant(rocmlir.kernel, style="rocmlir") == ()
+    assert [r.rule for r in rocmlir.log] == ["output path"] * n
+    assert_same_outputs(k, seed.kernel)
+    assert_same_outputs(k, rocmlir.kernel)

@@ -210,7 +210,8 @@ class Kernel:
         used: set[str] = set()
         for op in self.ops:
             for v in (*op.reads, *op.writes):
-                while True:
+                # A value already seen had its whole chain added with it.
+                while v not in used:
                     used.add(v)
                     value = self.values[v]
                     if isinstance(value, BufferValue):
@@ -260,6 +261,86 @@ class Kernel:
 
     def __str__(self) -> str:
         return print_kernel(self)
+
+
+class KernelIndex:
+    """A kernel with what a rewriter looks up kept at hand: each value's chain, each op by name and
+    by position, and the ops that use each buffer, so no lookup scans the whole kernel.
+
+    Values never change once defined, so chains are remembered; op changes go through ``replace``
+    and ``insert`` (not ``kernel.ops``) to keep the rest current. Op names are unique, as
+    ``Kernel.op`` makes them.
+    """
+
+    __slots__ = ("_chains", "_ops", "_position", "_using", "kernel")
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self._chains: dict[str, tuple[str, tuple[TransformMap, ...]]] = {}
+        self._ops: dict[str, Op] = {}
+        self._position: dict[str, int] = {}
+        self._using: dict[str, set[str]] = {}  # buffer -> names of the ops that use it
+        for op in kernel.ops:
+            self._add(op)
+        self._number()
+
+    def chain(self, value: str) -> tuple[str, tuple[TransformMap, ...]]:
+        """``Kernel.chain``, remembered."""
+        found = self._chains.get(value)
+        if found is None:
+            found = self._chains[value] = self.kernel.chain(value)
+        return found
+
+    def op(self, name: str) -> Op:
+        return self._ops[name]
+
+    def position(self, name: str) -> int:
+        """Where the op is in program order (its index in ``kernel.ops``)."""
+        return self._position[name]
+
+    def using(self, buffer: str) -> list[Op]:
+        """The ops that use ``buffer``, directly or through views, in program order."""
+        return [self._ops[n] for n in sorted(self._using.get(buffer, ()), key=self._position.__getitem__)]
+
+    def users(self, buffer: str) -> list[tuple[Op, str]]:
+        """(op, operand) pairs that read or write ``buffer`` (reads first), in program order."""
+        return [(op, v) for op in self.using(buffer) for v in (*op.reads, *op.writes)
+                if self.chain(v)[0] == buffer]
+
+    def writers(self, buffer: str) -> list[tuple[Op, str]]:
+        """``Kernel.writers``."""
+        return [(op, v) for op in self.using(buffer) for v in op.writes if self.chain(v)[0] == buffer]
+
+    def readers(self, buffer: str) -> list[tuple[Op, str]]:
+        """``Kernel.readers``."""
+        return [(op, v) for op in self.using(buffer) for v in op.reads if self.chain(v)[0] == buffer]
+
+    def replace(self, new: Op) -> None:
+        """Put ``new`` in place of the op of the same name."""
+        self._drop(self._ops[new.name])
+        self.kernel.ops[self._position[new.name]] = new
+        self._add(new)
+
+    def insert(self, position: int, kind: str, reads: Sequence[str] = (), writes: Sequence[str] = (),
+               *, name: str, **attrs: Any) -> Op:
+        """``Kernel.op``, placed at ``position`` in program order instead of at the end."""
+        op = self.kernel.op(kind, reads, writes, name=name, **attrs)
+        self.kernel.ops.insert(position, self.kernel.ops.pop())
+        self._add(op)
+        self._number()
+        return op
+
+    def _add(self, op: Op) -> None:
+        self._ops[op.name] = op
+        for v in (*op.reads, *op.writes):
+            self._using.setdefault(self.chain(v)[0], set()).add(op.name)
+
+    def _drop(self, op: Op) -> None:
+        for v in (*op.reads, *op.writes):
+            self._using[self.chain(v)[0]].discard(op.name)
+
+    def _number(self) -> None:
+        self._position = {op.name: i for i, op in enumerate(self.kernel.ops)}
 
 
 def with_operands(op: Op, reads: Sequence[str], writes: Sequence[str]) -> Op:

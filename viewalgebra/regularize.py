@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 import islpy as isl
 
 from .budget import run_bounded
+from .cache import on_clear
 from .errors import RegularizeError, ViewAlgebraError
-from .graph import BufferValue, Kernel, Op, with_operands
-from .invert import invert
+from .graph import BufferValue, Kernel, KernelIndex, Op, with_operands
+from .invert import Inverse, invert
 from .maps.relations import box, chain_function, identity_on
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap
@@ -92,20 +94,24 @@ def regularize(kernel: Kernel, style: Literal["seed", "rocmlir"] = "seed", *,
     if style != "seed":
         raise RegularizeError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
     k = kernel.copy()
-    _check_writers(k)
+    g = KernelIndex(k)
+    _check_writers(g)
     anchors: dict[str, str | None] = {op.name: None for op in k.ops if op.root}
     log: list[Rewrite] = []
     stopped: set[tuple[str, str]] = set()
+    pushed = False
     for _ in range(max_iterations):
-        _mark(k, anchors)
-        if not (_step_r2(k, anchors, log, stopped) or _step_r1(k, anchors, log, stopped)):
+        if not pushed:  # R2 keeps every op on its buffers and anchors nothing: nothing new to mark
+            _mark(g, anchors)
+        pushed = _step_r2(g, anchors, log, stopped)
+        if not (pushed or _step_r1(g, anchors, log, stopped)):
             return Regularized(k, frozenset(anchors), tuple(log))
     raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
 
 
-def _check_writers(k: Kernel) -> None:
-    for a in k.allocs():
-        readers, writers = k.readers(a), k.writers(a)
+def _check_writers(g: KernelIndex) -> None:
+    for a in g.kernel.allocs():
+        readers, writers = g.readers(a), g.writers(a)
         if readers and not writers:
             raise RegularizeError(
                 f"%{a} is read by {readers[0][0].name} but no op writes it")
@@ -115,57 +121,58 @@ def _check_writers(k: Kernel) -> None:
                 "regularize needs exactly one")
 
 
-def _op(k: Kernel, name: str) -> Op:
-    return next(op for op in k.ops if op.name == name)
-
-
 def _is_alloc(k: Kernel, buffer: str) -> bool:
     v = k.values[buffer]
     return isinstance(v, BufferValue) and v.kind == "alloc"
 
 
 def _texts(maps: tuple[TransformMap, ...]) -> tuple[str, ...]:
-    return tuple(print_transform_map(m) for m in maps)
+    return tuple(map(_text, maps))
 
 
-def _users(k: Kernel, buffer: str) -> list[tuple[Op, str]]:
-    return [(o, v) for o in k.ops for v in (*o.reads, *o.writes) if k.chain(v)[0] == buffer]
+@lru_cache(maxsize=4096)
+def _text(m: TransformMap) -> str:
+    # The log lists every moved chain, and a chain of fusees moves the same few maps again and again.
+    return print_transform_map(m)
 
 
-def _mark(k: Kernel, anchors: dict[str, str | None]) -> None:
+on_clear(_text.cache_clear)
+
+
+def _mark(g: KernelIndex, anchors: dict[str, str | None]) -> None:
     """Every user of an allocation that a fusing op uses becomes fusing, anchored there (not past
     an op that R2 cannot push through)."""
-    changed = True
-    while changed:
-        changed = False
-        for name in list(anchors):
-            op = _op(k, name)
-            if anchors[name] is not None and not op.elementwise:
+    # One pass in order of marking: an op marked later is looked at later in the same pass, and
+    # an op already looked at has no unmarked user left (the graph does not change here).
+    names = list(anchors)
+    for name in names:
+        op = g.op(name)
+        if anchors[name] is not None and not op.elementwise:
+            continue
+        for value in (*op.reads, *op.writes):
+            buffer = g.chain(value)[0]
+            if not _is_alloc(g.kernel, buffer):
                 continue
-            for value in (*op.reads, *op.writes):
-                buffer = k.chain(value)[0]
-                if not _is_alloc(k, buffer):
-                    continue
-                for other, _ in _users(k, buffer):
-                    if other.name not in anchors:
-                        anchors[other.name] = buffer
-                        changed = True
+            for other in g.using(buffer):
+                if other.name not in anchors:
+                    anchors[other.name] = buffer
+                    names.append(other.name)
 
 
 # {{{ R1
 
 
-def _step_r1(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
+def _step_r1(g: KernelIndex, anchors: dict[str, str | None], log: list[Rewrite],
              stopped: set[tuple[str, str]]) -> bool:
     for name, anchor in list(anchors.items()):
-        op = _op(k, name)
+        op = g.op(name)
         if anchor is not None and not op.elementwise:
             continue  # a fusee R2 cannot push through stops the propagation
         for value in (*op.reads, *op.writes):
-            buffer, chain = k.chain(value)
-            if not chain or not _is_alloc(k, buffer) or buffer == anchor or (name, value) in stopped:
+            buffer, chain = g.chain(value)
+            if not chain or not _is_alloc(g.kernel, buffer) or buffer == anchor or (name, value) in stopped:
                 continue
-            claimed = [o.name for o, _ in _users(k, buffer)
+            claimed = [o.name for o, _ in g.users(buffer)
                        if o.name != name and o.name in anchors and anchors[o.name] != buffer]
             if claimed:
                 stopped.add((name, value))
@@ -173,21 +180,21 @@ def _step_r1(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
                     f"%{buffer} is also used by the fusing op(s) {', '.join(claimed)} from another "
                     "side: both cannot use it directly, its views stay")))
                 continue
-            _rewrite_r1(k, op, value, buffer, chain, anchors, log)
+            _rewrite_r1(g, op, value, buffer, chain, anchors, log)
             return True
     return False
 
 
-def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformMap, ...],
+def _rewrite_r1(g: KernelIndex, op: Op, value: str, old: str, chain: tuple[TransformMap, ...],
                 anchors: dict[str, str | None] | None, log: list[Rewrite], rule: Rule = "R1") -> str:
     """``op`` gets a fresh allocation for ``value`` (``old`` seen through ``chain``); every other
     use of ``old`` goes through the inverse onto it. Returns the fresh allocation."""
+    k = g.kernel
     inverse = invert(chain)
     if inverse.maps is None:
         raise RegularizeError(
             f"{rule} on %{old}: the view %{value} that {op.name} uses is not invertible: {inverse.reason}")
-    others = [(o, v) for o in k.ops for v in (*o.reads, *o.writes)
-              if k.chain(v)[0] == old and not (o.name == op.name and v == value)]
+    others = [(o, v) for o, v in g.users(old) if not (o.name == op.name and v == value)]
     if inverse.uncovered is not None:
         for o, v in others:
             if v in o.reads and not _inside(k, v, box(k.shape(old)) - inverse.uncovered):
@@ -196,26 +203,26 @@ def _rewrite_r1(k: Kernel, op: Op, value: str, old: str, chain: tuple[TransformM
                     f"{o.name} reads %{v} outside it (the inverse is not defined on the region used)")
     fresh = k.alloc(k.shape(value), k.dtype(old), name=old)
     reading = value in op.reads
-    k.replace_op(op, with_operands(op, [fresh if v == value else v for v in op.reads],
-                                   [fresh if v == value else v for v in op.writes]))
+    g.replace(with_operands(op, [fresh if v == value else v for v in op.reads],
+                            [fresh if v == value else v for v in op.writes]))
     for o, v in others:
-        _, own = k.chain(v)
+        _, own = g.chain(v)
         # Proof: fresh[q] stands for old[C(q)], so reading fresh through (own, C^-1) must reach,
         # through C, exactly the elements of old that own reached (a write may lose the elements
         # no reader uses: they have no place in the fresh buffer).
         _prove(k.shape(v), own, (*own, *inverse.maps, *chain), exact=v in o.reads,
                what=f"R1 on %{old}: {o.name}'s %{v}")
         viewed = k.view(fresh, (*own, *inverse.maps), name=f"{v}_r")
-        current = _op(k, o.name)
-        k.replace_op(current, with_operands(current, [viewed if r == v else r for r in current.reads],
-                                            [viewed if w == v else w for w in current.writes]))
+        current = g.op(o.name)
+        g.replace(with_operands(current, [viewed if r == v else r for r in current.reads],
+                                [viewed if w == v else w for w in current.writes]))
         if anchors is not None and anchors.get(o.name, old) == old:
             anchors[o.name] = fresh
     log.append(Rewrite(rule, old, op.name, _texts(chain),
                        f"{op.name} uses the fresh %{fresh} directly; the inverse moved onto "
                        + (", ".join(sorted({o.name for o, _ in others})) or "no other op")))
-    if reading and not inverse.padding.is_empty():
-        _fill_before_writers(k, fresh, op, log)
+    if reading and inverse.has_padding:
+        _fill_before_writers(g, fresh, op, log)
     return fresh
 
 
@@ -251,13 +258,12 @@ def _reaches_inside(shape: tuple[int, ...], chain: tuple[TransformMap, ...], reg
     return reached.is_subset(isl.Set(region))
 
 
-def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite]) -> None:
+def _fill_before_writers(g: KernelIndex, buffer: str, reader: Op, log: list[Rewrite]) -> None:
     # The reader used to see zeros where its view had padding; nothing writes those elements of
     # the fresh allocation, so they are filled with zeros first.
-    writers = [o for o, _ in k.writers(buffer)]
-    fill = k.op("linalg.fill", writes=[buffer], name=f"fill_{buffer}", value=0.0)
-    k.ops.remove(fill)
-    k.ops.insert(min(k.ops.index(w) for w in writers) if writers else k.ops.index(reader), fill)
+    writers = [o for o, _ in g.writers(buffer)]
+    position = min(g.position(w.name) for w in writers) if writers else g.position(reader.name)
+    fill = g.insert(position, "linalg.fill", writes=[buffer], name=f"fill_{buffer}", value=0.0)
     log.append(Rewrite("fill", buffer, fill.name,
                        note=f"zeros where the view read by {reader.name} had padding"))
 
@@ -266,34 +272,36 @@ def _fill_before_writers(k: Kernel, buffer: str, reader: Op, log: list[Rewrite])
 # {{{ R2
 
 
-def _step_r2(k: Kernel, anchors: dict[str, str | None], log: list[Rewrite],
+def _step_r2(g: KernelIndex, anchors: dict[str, str | None], log: list[Rewrite],
              stopped: set[tuple[str, str]]) -> bool:
     for name, anchor in list(anchors.items()):
         if anchor is None:
             continue
-        op = _op(k, name)
-        operand = next((v for v in (*op.reads, *op.writes) if k.chain(v)[0] == anchor and k.chain(v)[1]),
+        op = g.op(name)
+        operand = next((v for v in (*op.reads, *op.writes) if g.chain(v)[0] == anchor and g.chain(v)[1]),
                        None)
         if operand is None or (name, operand) in stopped:
             continue
-        reason = _cannot_push(k, op, operand)
-        if reason is not None:
+        inverse = _inverse_to_push(g, op, operand)
+        if isinstance(inverse, str):
             stopped.add((name, operand))
-            log.append(Rewrite("stop", anchor, name, note=reason))
+            log.append(Rewrite("stop", anchor, name, note=inverse))
             continue
-        _rewrite_r2(k, op, operand, anchor, log)
+        _rewrite_r2(g, op, operand, anchor, inverse, log)
         return True
     return False
 
 
-def _cannot_push(k: Kernel, op: Op, operand: str) -> str | None:
+def _inverse_to_push(g: KernelIndex, op: Op, operand: str) -> Inverse | str:
+    """The inverse of ``operand``'s view that R2 moves onto ``op``'s other operands, or why the
+    views stay."""
     if not op.elementwise:
         return f"{op.kind} is not elementwise: its views stay, the propagation stops here"
-    shapes = {k.shape(v) for v in (*op.reads, *op.writes)}
+    shapes = {g.kernel.shape(v) for v in (*op.reads, *op.writes)}
     if len(shapes) != 1:
         return f"{op.name}'s operands differ in shape: it is not elementwise with identity maps"
     try:
-        inverse = invert(k.chain(operand)[1])
+        inverse = invert(g.chain(operand)[1])
     except ViewAlgebraError as e:
         return f"the view %{operand} cannot be inverted: {e}"
     if inverse.maps is None or inverse.kind == "not-injective":
@@ -301,31 +309,32 @@ def _cannot_push(k: Kernel, op: Op, operand: str) -> str | None:
     # Iterating over the whole buffer instead of the op's space: a read may skip buffer elements
     # nobody reads (not onto), but not padding the op computed with; a write may drop padding
     # points (their stores were dropped anyway), but must not reach elements it never wrote.
-    if operand in op.reads and not inverse.padding.is_empty():
+    if operand in op.reads and inverse.has_padding:
         return f"the view %{operand} that {op.name} reads has padding: its views stay"
     if operand in op.writes and inverse.kind != "bijective":
         return (f"the view %{operand} that {op.name} writes does not cover its buffer "
                 f"({inverse.kind}): its views stay")
-    return None
+    return inverse
 
 
-def _rewrite_r2(k: Kernel, op: Op, operand: str, anchor: str, log: list[Rewrite]) -> None:
-    _, chain = k.chain(operand)
-    result = invert(chain)
-    inverse, exact = result.maps, result.padding.is_empty()
-    if inverse is None:  # checked by _cannot_push
+def _rewrite_r2(g: KernelIndex, op: Op, operand: str, anchor: str, result: Inverse,
+                log: list[Rewrite]) -> None:
+    k = g.kernel
+    _, chain = g.chain(operand)
+    inverse, exact = result.maps, not result.has_padding
+    if inverse is None:  # checked by _inverse_to_push
         raise RegularizeError(f"R2 at {op.name}: %{operand} lost its inverse")
 
     def moved(v: str) -> str:
         if v == operand:
             return anchor
-        buffer, own = k.chain(v)
+        buffer, own = g.chain(v)
         # Proof: the new iteration point C(x) must reach through (C^-1, own) what x reached (all
         # of it, unless x was padding of a written view: then it reached nothing that mattered).
         _prove(k.shape(v), own, (*chain, *inverse, *own), exact=exact, what=f"R2 at {op.name}: %{v}")
         return k.view(buffer, (*inverse, *own), name=f"{v}_r")
 
-    k.replace_op(op, with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
+    g.replace(with_operands(op, [moved(v) for v in op.reads], [moved(v) for v in op.writes]))
     log.append(Rewrite("R2", anchor, op.name, _texts(chain),
                        f"{op.name} now iterates over %{anchor}; the inverse moved onto its other operands"))
 
@@ -346,24 +355,26 @@ def _regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
                 f"{list(op.attr('iterator_types', ()))}): the linalg.generic is explicitly marked illegal")
     if not any(op.root for op in k.ops):
         return Regularized(k, frozenset(), ())
-    output_writes, input_writes = _classify(k)
-    worklist = [a for a in k.allocs() if a in k.used_values()]
+    g = KernelIndex(k)
+    output_writes, input_writes = _classify(g)
+    used = k.used_values()
+    worklist = [a for a in k.allocs() if a in used]
     for _ in range(max_iterations):
         if not worklist:
-            _annotate_generics(k, log)
-            return Regularized(k, _fusion_closure(k), tuple(log))
+            _annotate_generics(g, log)
+            return Regularized(k, _fusion_closure(g), tuple(log))
         alloc = worklist.pop(0)
-        writers, readers = k.writers(alloc), k.readers(alloc)
+        writers, readers = g.writers(alloc), g.readers(alloc)
         if not writers and not readers:
             continue
         if len(writers) != 1:
             raise RegularizeError(
                 f"%{alloc}: expected one operation to write this buffer, but there are {len(writers)}")
         writer, written = writers[0]
-        buffer, chain = k.chain(written)
+        buffer, chain = g.chain(written)
         if (writer.name, written) in input_writes:
             if chain:
-                fresh = _rewrite_r1(k, writer, written, buffer, chain, None, log, "input path")
+                fresh = _rewrite_r1(g, writer, written, buffer, chain, None, log, "input path")
                 _rename_writes(input_writes, written, fresh, writer.name)
                 worklist.append(fresh)
             continue
@@ -371,37 +382,38 @@ def _regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
             raise RegularizeError(
                 f"%{alloc}: couldn't find the writer of a buffer in the set of analyzed fusable writes "
                 f"(writer {writer.name})")
-        transforming = [(o, v) for o, v in readers if k.chain(v)[1]]
+        transforming = [(o, v) for o, v in readers if g.chain(v)[1]]
         if not transforming:
             continue
         if len(readers) == 1:
             reader, read = readers[0]
-            fresh = _rewrite_r1(k, reader, read, alloc, k.chain(read)[1], None, log, "output path")
-            output_writes |= {(o.name, v) for o, v in k.writers(fresh)}
+            fresh = _rewrite_r1(g, reader, read, alloc, g.chain(read)[1], None, log, "output path")
+            output_writes |= {(o.name, v) for o, v in g.writers(fresh)}
             worklist.append(fresh)
             continue
-        for fresh in _isolate_readers(k, alloc, writer, readers, log):
-            output_writes |= {(o.name, v) for o, v in k.writers(fresh)}
+        for fresh in _isolate_readers(g, alloc, writer, readers, log):
+            output_writes |= {(o.name, v) for o, v in g.writers(fresh)}
             worklist.append(fresh)
         worklist.append(alloc)
     raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
 
 
-def _annotate_generics(k: Kernel, log: list[Rewrite]) -> None:
+def _annotate_generics(g: KernelIndex, log: list[Rewrite]) -> None:
     """rocMLIR's ``annotateGenericOp``: ``rock.majorTensorNumber`` is the input that fusion
     traversal follows: the only input, else the largest input rooted at a function argument
     (ties: the lower argument number; input 0 if it is rooted at one)."""
-    arguments = k.arguments()
+    k = g.kernel
+    arguments = {a: i for i, a in enumerate(k.arguments())}
     for op in list(k.ops):
         if op.kind != "linalg.generic":
             continue
         best: int | None = 0 if len(op.reads) == 1 else None
         count, number = -1, len(arguments)
         for i, value in enumerate(op.reads if best is None else ()):
-            root = k.chain(value)[0]
+            root = g.chain(value)[0]
             if root not in arguments:
                 continue
-            size, position = math.prod(k.shape(value)), arguments.index(root)
+            size, position = math.prod(k.shape(value)), arguments[root]
             if i == 0 or size > count or (size == count and position < number):
                 best, count, number = i, size, position
         if best is None:
@@ -409,7 +421,7 @@ def _annotate_generics(k: Kernel, log: list[Rewrite]) -> None:
                                "no rock.majorTensorNumber (rocMLIR leaves it undefined)"))
             continue
         attrs = tuple(sorted({**dict(op.attrs), "rock.majorTensorNumber": best}.items()))
-        k.replace_op(op, replace(op, attrs=attrs))
+        g.replace(replace(op, attrs=attrs))
 
 
 def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) -> None:
@@ -417,45 +429,44 @@ def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) ->
     writes.add((op, new))
 
 
-def _classify(k: Kernel) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+def _classify(g: KernelIndex) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     """rocMLIR's output-fusion and input-fusion writes, as (op, operand) pairs (§9.1)."""
     output: set[tuple[str, str]] = set()
     inputs: set[tuple[str, str]] = set()
     arguments: list[str] = []
-    pending = [(op, v) for op in k.ops if op.root for v in op.writes]
+    pending = [(op, v) for op in g.kernel.ops if op.root for v in op.writes]
     while pending:
         op, v = pending.pop()
         if (op.name, v) in output:
             continue
         output.add((op.name, v))
-        for reader, read in k.readers(k.chain(v)[0]):
+        for reader, read in g.readers(g.chain(v)[0]):
             pending.extend((reader, w) for w in reader.writes)
             arguments.extend(r for r in reader.reads if r != read)
-    reads = [v for op in k.ops if op.root for v in op.reads] + arguments
+    reads = [v for op in g.kernel.ops if op.root for v in op.reads] + arguments
     while reads:
-        buffer = k.chain(reads.pop())[0]
-        for writer, written in k.writers(buffer):
+        buffer = g.chain(reads.pop())[0]
+        for writer, written in g.writers(buffer):
             if (writer.name, written) not in inputs and (writer.name, written) not in output:
                 inputs.add((writer.name, written))
                 reads.extend(writer.reads)
     return output, inputs
 
 
-def _isolate_readers(k: Kernel, alloc: str, writer: Op, readers: list[tuple[Op, str]],
+def _isolate_readers(g: KernelIndex, alloc: str, writer: Op, readers: list[tuple[Op, str]],
                      log: list[Rewrite]) -> list[str]:
     """Give every reader its own copy of ``alloc``, made right after the writer."""
+    k = g.kernel
     fresh_allocs: list[str] = []
-    position = k.ops.index(writer) + 1
+    position = g.position(writer.name) + 1
     for reader, read in readers:
         fresh = k.alloc(k.shape(alloc), k.dtype(alloc), name=alloc)
-        _, own = k.chain(read)
+        _, own = g.chain(read)
         moved = k.view(fresh, own, name=f"{read}_i") if own else fresh
-        current = _op(k, reader.name)
-        k.replace_op(current, with_operands(current, [moved if r == read else r for r in current.reads],
-                                            [moved if w == read else w for w in current.writes]))
-        copy = k.op("memref.copy", reads=[alloc], writes=[fresh], name=f"copy_{fresh}")
-        k.ops.remove(copy)
-        k.ops.insert(position, copy)
+        current = g.op(reader.name)
+        g.replace(with_operands(current, [moved if r == read else r for r in current.reads],
+                                [moved if w == read else w for w in current.writes]))
+        copy = g.insert(position, "memref.copy", reads=[alloc], writes=[fresh], name=f"copy_{fresh}")
         position += 1
         fresh_allocs.append(fresh)
         log.append(Rewrite("copy", alloc, copy.name, note=f"{reader.name} reads its own copy %{fresh}"))
@@ -476,37 +487,41 @@ def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None, *,
     reader also reads it through one, one violation per such reader.
     """
     found: list[Violation] = []
+    g = KernelIndex(kernel)
     if style == "rocmlir":
         for alloc in kernel.allocs():
-            writers = kernel.writers(alloc)
-            if not any(kernel.chain(v)[1] for _, v in writers):
+            writers = g.writers(alloc)
+            if not any(g.chain(v)[1] for _, v in writers):
                 continue
-            for op, value in kernel.readers(alloc):
-                chain = kernel.chain(value)[1]
+            for op, value in g.readers(alloc):
+                chain = g.chain(value)[1]
                 if chain:
                     found.append(Violation(alloc, op.name, value, len(chain)))
         return tuple(found)
     if fusing is None:
-        fusing = _fusion_closure(kernel)
+        fusing = _fusion_closure(g)
     for op in kernel.ops:
         if op.name not in fusing:
             continue
         for value in (*op.reads, *op.writes):
-            buffer, chain = kernel.chain(value)
+            buffer, chain = g.chain(value)
             if chain and _is_alloc(kernel, buffer):
                 found.append(Violation(buffer, op.name, value, len(chain)))
     return tuple(found)
 
 
-def _fusion_closure(k: Kernel) -> frozenset[str]:
-    fusing = {op.name for op in k.ops if op.root}
-    changed = True
-    while changed:
-        changed = False
-        shared = {k.chain(v)[0] for op in k.ops if op.name in fusing for v in (*op.reads, *op.writes)}
-        for op in k.ops:
-            if op.name not in fusing and any(k.chain(v)[0] in shared and _is_alloc(k, k.chain(v)[0])
-                                             for v in (*op.reads, *op.writes)):
-                fusing.add(op.name)
-                changed = True
+def _fusion_closure(g: KernelIndex) -> frozenset[str]:
+    """The fusion roots and every op that shares an allocation with a fusing op, transitively."""
+    pending = [op for op in g.kernel.ops if op.root]
+    fusing = {op.name for op in pending}
+    while pending:
+        op = pending.pop()
+        for v in (*op.reads, *op.writes):
+            buffer = g.chain(v)[0]
+            if not _is_alloc(g.kernel, buffer):
+                continue
+            for other in g.using(buffer):
+                if other.name not in fusing:
+                    fusing.add(other.name)
+                    pending.append(other)
     return frozenset(fusing)
