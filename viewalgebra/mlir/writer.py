@@ -14,6 +14,7 @@ from dataclasses import replace
 from ..errors import MlirWriteError
 from ..graph import BufferValue, Kernel, Op, ViewValue, memref_type
 from ..maps.syntax import print_transform_map
+from ..maps.transform_map import TransformMap
 from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
 
@@ -47,7 +48,8 @@ def _indented(text: str, indent: int) -> str:
 
 
 class _Names:
-    """Types of values and fresh names for intermediate views and constants."""
+    """Types of values, printed maps, and fresh names for intermediate views and constants: each
+    found once, so that writing takes time linear in what is written."""
 
     def __init__(self, f: MlirFunction) -> None:
         self.kernel = f.kernel
@@ -55,17 +57,41 @@ class _Names:
         self.written = dict(f.written)
         self.taken = set(f.kernel.values) | {m.group(1) for c in f.constants
                                               for m in [re.match(r"%([\w$.\-]+)", c)] if m}
+        self._dtypes: dict[str, str] = {}
+        self._maps: dict[TransformMap, str] = {}
+        self._suffixes: dict[str, int] = {}
+
+    def dtype(self, value: str) -> str:
+        # A view's element type is its source's: views print after their sources, so this does
+        # not walk each view of a long chain of views down to the buffer again.
+        found = self._dtypes.get(value)
+        if found is None:
+            v = self.kernel.values[value]
+            below = self._dtypes.get(v.source) if isinstance(v, ViewValue) else None
+            found = self._dtypes[value] = below or self.kernel.dtype(value)
+        return found
 
     def type(self, value: str) -> str:
         v = self.kernel.values[value]
         if isinstance(v, BufferValue) and value in self.full:
             return self.full[value]
-        return memref_type(self.kernel.shape(value), self.kernel.dtype(value))
+        return memref_type(self.kernel.shape(value), self.dtype(value))
+
+    def map(self, m: TransformMap) -> str:
+        """``m`` as written after ``by``; a rewritten kernel repeats the same maps in many views."""
+        found = self._maps.get(m)
+        if found is None:
+            found = self._maps[m] = print_transform_map(m, prefix=False, affine_map=self.written.get(m))
+        return found
 
     def fresh(self, base: str) -> str:
-        name, k = base, 0
-        while name in self.taken:
-            name, k = f"{base}_{k}", k + 1
+        name = base
+        if name in self.taken:
+            # Names are never given back, so the first free suffix only grows: start from the last.
+            k = self._suffixes.get(base, 0)
+            while f"{base}_{k}" in self.taken:
+                k += 1
+            name, self._suffixes[base] = f"{base}_{k}", k + 1
         self.taken.add(name)
         return name
 
@@ -84,8 +110,9 @@ def write_function(f: MlirFunction) -> str:
     lines += [f"  {c}" for c in f.constants]
     used = k.used_values()
     allocators = dict(f.allocators)
+    inline = set(f.inline)
     for v in k.values.values():
-        if v.name not in used or v.name in f.inline:
+        if v.name not in used or v.name in inline:
             continue
         if isinstance(v, BufferValue) and v.kind == "alloc":
             lines.append(f"  %{v.name} = {allocators.get(v.name, 'memref.alloc')}() : {names.type(v.name)}")
@@ -101,11 +128,10 @@ def write_function(f: MlirFunction) -> str:
 def _transforms(v: ViewValue, names: _Names) -> list[str]:
     lines: list[str] = []
     below = v.source
-    dtype = names.kernel.dtype(v.name)
+    dtype = names.dtype(v.name)
     for i, m in enumerate(reversed(v.maps)):
         target = v.name if i == len(v.maps) - 1 else names.fresh(f"{v.name}_{i}")
-        lines.append(f"  %{target} = rock.transform %{below} by "
-                     f"{print_transform_map(m, prefix=False, affine_map=names.written.get(m))}"
+        lines.append(f"  %{target} = rock.transform %{below} by {names.map(m)}"
                      f" : {names.type(below) if i == 0 else memref_type(m.lower_bounds, dtype)} to "
                      f"{memref_type(m.upper_bounds, dtype)}")
         below = target
@@ -131,7 +157,7 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names) -> list[str]
     if op.kind == "linalg.fill" and op.fn is None:
         (target,) = op.writes
         constant = names.fresh("cst")
-        dtype = k.dtype(target)
+        dtype = names.dtype(target)
         return [f"%{constant} = arith.constant {float(op.attr('value', 0.0))!r} : {dtype}",
                 f"linalg.fill ins(%{constant} : {dtype}) outs(%{target} : {names.type(target)})"]
     raise MlirWriteError(f"op {op.name} ({op.kind}) was not read from MLIR and has no MLIR form "
