@@ -11,7 +11,7 @@ import viewalgebra as va
 
 
 def legal_lengths(view: va.View, dim: int, run: int, *, aligned: bool = False) -> list[int]:
-    """Every legal vector length (design S5) by enumerating every piece of every candidate."""
+    """Every legal vector length (docs/vectorize.md) by enumerating every piece of every candidate."""
     addr, valid = view.addresses()
     addr = np.moveaxis(addr, dim, -1)
     valid = np.moveaxis(valid, dim, -1)

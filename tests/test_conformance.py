@@ -1,5 +1,5 @@
 """rocMLIR's own test files and case lists: verifier rejections, loading, round trips, the
-affine maps written in the text, and the builder examples (rocmlir-semantics.md §3-§4)."""
+affine maps written in the text, and the builder examples (docs/semantics.md)."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_the_mismatch_list_is_complete():
 
 
 # }}}
-# {{{ builder examples (TransformMapBuilderTests.cpp, rocmlir-semantics.md §3.1-§3.2)
+# {{{ builder examples (rocMLIR's mlir/unittests/Dialect/Rock/TransformMapBuilderTests.cpp)
 
 _BUILT = {
     "builder/PassThroughExchange": (

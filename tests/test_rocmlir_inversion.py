@@ -1,5 +1,5 @@
-"""The port of rocMLIR's ``invertTransformMap`` / ``invertTransforms`` (rocmlir-semantics.md §8):
-every ``invertTransformMap`` case of rocmlir-cases.json, the quirks of §8.1, and the defining
+"""The port of rocMLIR's ``invertTransformMap`` / ``invertTransforms`` (docs/invert.md):
+every ``invertTransformMap`` case of rocmlir-cases.json, the quirks of rocMLIR's algorithm, and the defining
 property (the inverse undoes the map on the boxes) for maps made of the invertible op types."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _expected_map(expected) -> va.TransformMap:
 
 
 def _invertible(op: va.Transform) -> bool:
-    """Whether rocMLIR inverts the op (§8.1's table)."""
+    """Whether rocMLIR inverts the op."""
     match op:
         case va.PassThrough() | va.Merge() | va.Unmerge():
             return True
@@ -81,7 +81,7 @@ def test_inversion_case(case):
         assert result.maps == (_expected_map(case["expected"]),)
 
 
-# {{{ the quirks of §8.1
+# {{{ the quirks of rocMLIR's invertTransformMap
 
 
 def _map(text: str) -> va.TransformMap:
@@ -199,7 +199,7 @@ def test_result_has_exactly_one_of_maps_and_reason():
 
 
 # }}}
-# {{{ the inverse undoes the map (§8.2)
+# {{{ the inverse undoes the map
 
 
 def _divisors(n: int) -> list[int]:

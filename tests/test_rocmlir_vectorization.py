@@ -1,5 +1,5 @@
 """The port of rocMLIR's ``getMaxVectorization`` reproduces every rocMLIR CHECK value
-(rocmlir-semantics.md §6): the current test file, the legacy (2023) test file, the fusion-traversal
+(docs/vectorize.md): the current test file, the legacy (2023) test file, the fusion-traversal
 tests, the case list of rocmlir-vectorization-cases.json and the PR #2373 cases."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_pr2373_synthesized_case_before_and_after_the_fix():
 
 
 # }}}
-# {{{ rocmlir-cases.json: fusion traversal (§6.7), chains built by hand from the IR
+# {{{ rocmlir-cases.json: fusion traversal (findPostFusionTransforms), chains built by hand from the IR
 
 # The views the walk visits for each fusion test, as (buffer memref, map aliases top first); the
 # first is the queried value, the rest are `continuations`. rocMLIR's findPostFusionTransforms
@@ -156,9 +156,9 @@ def _legacy_params():
         marks = ()
         if case["id"] == LEGACY_PR1300:
             marks = pytest.mark.xfail(strict=True, reason=(
-                "known difference: the CHECK value 4 relies on the pre-PR #1300 broadcast rule in "
-                "contiguous merge groups, deliberately removed by rocMLIR (rocmlir-semantics.md "
-                "§6.1, §6.8, §10); the port gives 1"))
+                "known difference: the CHECK value 4 relies on the broadcast rule in contiguous "
+                "merge groups that rocMLIR deliberately removed in PR #1300 (it produced wrong "
+                "merges; docs/vectorize.md); the port gives 1"))
         yield pytest.param(case, id=case["id"], marks=marks)
 
 

@@ -1,8 +1,9 @@
 """A faithful port of rocMLIR's vectorization analysis ``getMaxVectorization``, for comparison.
 
 This is a reference layer: it answers what rocMLIR answers, quirks included, so that the exact
-answers of ``vectorize.py`` can be compared with it one to one. It follows rocmlir-semantics.md
-§6.2-§6.7 (rocMLIR ``transformMapUtils.cpp`` after PR #1674, with PR #2373 as a switch):
+answers of ``vectorize.py`` can be compared with it one to one. It follows rocMLIR's
+``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp`` (after PR #1674, with PR #2373 as a
+switch); docs/vectorize.md compares the two:
 
 * ``VectorizationInfo`` is rocMLIR's per-dimension state ``maxLength@needsCoefficient align(a)``;
   ``None`` in a ``VectorizationData`` tuple means "held constant".
@@ -11,7 +12,7 @@ answers of ``vectorize.py`` can be compared with it one to one. It follows rocml
   implicit final unmerge over the buffer shape).
 * ``find_contiguous_groups`` is ``findContiguousGroups`` with ``findCountiguousGroupsUnmerge``.
 * ``rocmlir_vector_length`` is the Value API ``getMaxVectorization(...).max``.
-* ``rocmlir_invert`` is ``invertTransformMap`` / ``invertTransforms`` (§8.1).
+* ``rocmlir_invert`` is ``invertTransformMap`` / ``invertTransforms`` (same file; docs/invert.md).
 
 Where rocMLIR would stop on an ``assert`` (an index out of range, ``gcd(0, 0)``, a division by
 zero) this module raises ``ViewAlgebraError`` instead. The only other check is that the run
@@ -143,7 +144,7 @@ def _describe(op: Transform) -> str:
 def propagate_unmerge_vectorization(dims_and_lengths: Iterable[tuple[int, int]],
                                     data: VectorizationData, *,
                                     pr2373: bool = True) -> VectorizationInfo | None:
-    """rocMLIR's ``propagateUnmergeVectorization`` (rocmlir-semantics.md §6.5).
+    """rocMLIR's ``propagateUnmergeVectorization``.
 
     ``dims_and_lengths`` are ``(upper dim, length)`` pairs from the fastest dim to the slowest.
     Lengths are multiplied up (held-constant dims included) together with the vector lengths until
@@ -172,8 +173,8 @@ def propagate_unmerge_vectorization(dims_and_lengths: Iterable[tuple[int, int]],
             # Dimensions held constant affect alignment.
             align = stride if align is None else _gcd(align, stride)
             if pr2373 and length > 1:
-                # PR #2373: the alignment computed so far is preserved (§6.5 places the break
-                # after the alignment update; rocmlir-semantics.md marks the order uncertain).
+                # PR #2373: the alignment computed so far is preserved, so the break comes
+                # after the alignment update (this leaves every CHECK value of rocMLIR's tests).
                 break
         stride *= length
     if result is None:
@@ -238,7 +239,7 @@ def _lookup(dim_to_merge: _DimToMerge, dim: int) -> _DimInfo | None:
 
 def _find_contiguous_groups_unmerge(dims: Sequence[int], params: Sequence[int],
                                    dim_to_merge: _DimToMerge, groups: _Groups) -> None:
-    """rocMLIR's ``findCountiguousGroupsUnmerge`` (sic), §6.6, with all its quirks.
+    """rocMLIR's ``findCountiguousGroupsUnmerge`` (sic), with all its quirks.
 
     ``dims``/``params`` go from the slowest dim to the fastest. Consecutive dims that come from
     the same Merge with the same lengths in the same order become one group (keyed by the
@@ -364,7 +365,7 @@ def _is_equivalent(classes: tuple[frozenset[int], ...], a: int, b: int) -> bool:
 def propagate_vectorization_info(tm: TransformMap, data: VectorizationData,
                                  groups: ContiguousGroups | None = None, *,
                                  pr2373: bool = True) -> VectorizationData:
-    """rocMLIR's ``propagateVectorizationInfo``: the state of ``tm``'s lower space (§6.4).
+    """rocMLIR's ``propagateVectorizationInfo``: the state of ``tm``'s lower space.
 
     Each op writes only its own lower dims; the others stay ``None`` (held constant).
     Example (issue #1643): ``<Embed{2, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>`` over
@@ -536,14 +537,14 @@ def _walk(view: View, data: VectorizationData, pr2373: bool) -> VectorizationDat
 def rocmlir_vector_length(view: View, dim: int, length: int | None = None, *,
                           limit_for_data_type: bool = False, pr2373: bool = True,
                           continuations: Sequence[View] = ()) -> int:
-    """rocMLIR's ``getMaxVectorization(view, dim, length, ...).max`` (rocmlir-semantics.md §6.3).
+    """rocMLIR's ``getMaxVectorization(view, dim, length, ...).max`` (docs/vectorize.md).
 
     ``length`` is rocMLIR's ``inputDimLen`` (default: the view's size along ``dim``).
     ``limit_for_data_type`` applies rocMLIR's cap ``gcd(128 // bitwidth, r)`` with the element
     type of the final buffer; ``pr2373=False`` gives the answer from before ROCm/rocMLIR PR #2373.
-    ``continuations`` models the fusion traversal (§6.7): views that the walk continues into
-    after ``view``'s buffer (a ``memref.alloc``), each one's top space being the previous
-    buffer; the vectorization data is carried over and the contiguous groups are recomputed for
+    ``continuations`` models the fusion traversal (``findPostFusionTransforms``): views that the
+    walk continues into after ``view``'s buffer (a ``memref.alloc``), each one's top space being
+    the previous buffer; the vectorization data is carried over and the contiguous groups are recomputed for
     each, and the final unmerge uses the last buffer. Without continuations the walk stops at
     ``view``'s buffer and uses its shape (rocMLIR's behaviour without traversal, or when the
     traversal fails). Memref strides are ignored, as in rocMLIR: buffers are taken as row-major.
@@ -616,7 +617,7 @@ def compare_vector_lengths(view: View, dim: int, length: int | None = None, *,
 
 @dataclass(frozen=True, slots=True)
 class RocmlirInversion:
-    """What rocMLIR's ``invertTransformMap`` / ``invertTransforms`` answer (rocmlir-semantics.md §8).
+    """What rocMLIR's ``invertTransformMap`` / ``invertTransforms`` answer (docs/invert.md).
 
     Example: ``<Merge{4, 8} ["1"] at [0] -> ["a", "b"] at [0, 1]>`` over ``[32] -> [4, 8]`` has
     the inverse ``<Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["1"] at [0]>`` over ``[4, 8] -> [32]``;
@@ -738,8 +739,8 @@ def _invert_map(tm: TransformMap) -> TransformMap:
 def rocmlir_invert(maps: TransformMap | Sequence[TransformMap]) -> RocmlirInversion:
     """rocMLIR's ``invertTransformMap`` (one map) or ``invertTransforms`` (a top-first chain).
 
-    Follows rocmlir-semantics.md §8.1 with its quirks: the inverse looks lower dims up by name
-    (duplicate names resolve to the last index), only PassThrough, Merge, Unmerge, ``AddDim{1}``
+    Follows rocMLIR's ``transformMapUtils.cpp`` with its quirks: the inverse looks lower dims up
+    by name (duplicate names resolve to the last index), only PassThrough, Merge, Unmerge, ``AddDim{1}``
     and unit ``ConstDim{0, 1}`` invert, and bounds are not checked (the result is built with
     ``strict=False``). A chain is inverted bottom map first; any failure fails the whole chain.
     Where rocMLIR's builder would assert this raises ``ViewAlgebraError``.

@@ -42,7 +42,8 @@ def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
 class Buffer:
     """A memory buffer: ``memref<shape x dtype, strided<strides, offset: offset>>``.
 
-    Address of a coordinate = ``offset + sum(coord[k] * strides[k])``, in elements (design S4).
+    Address of a coordinate = ``offset + sum(coord[k] * strides[k])``, in elements
+    (docs/semantics.md, Address).
     Example: ``Buffer((4, 8), "f32")`` is ``memref<4x8xf32>`` with strides ``(8, 1)``.
     """
 

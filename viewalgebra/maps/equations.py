@@ -1,5 +1,5 @@
 """The compiled equations of each transform: lower coordinates as affine expressions of the upper
-ones, and the validity checks (rocMLIR's ``assembleMapFor`` and masking rule, design S2/S3).
+ones, and the validity checks (rocMLIR's ``assembleMapFor`` and masking rule; docs/semantics.md).
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def require_int64(magnitudes: Sequence[int], what: str) -> None:
 
 
 def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], bool]:
-    """The lower coordinates of an upper point, and whether the point is valid (design S3).
+    """The lower coordinates of an upper point, and whether the point is valid (docs/semantics.md).
 
     No bounds check on ``coords``: outside the box the compiled equations still apply.
     Example: for ``<Pad{2, 1} ["x"] at [0] -> ["x"] at [0]>`` over ``[7] -> [4]``,

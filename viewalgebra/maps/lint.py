@@ -1,5 +1,6 @@
 """Hazards of maps and views: a written affine map that disagrees with the ops, a coordinate that
-leaves its declared bounds without a validity check (design S3), bounds that break an op's rule.
+leaves its declared bounds without a validity check (docs/semantics.md, Validity), bounds that
+break an op's rule.
 
 Every finding is decided exactly with ISL and carries a witness point where there is one.
 """

@@ -1,6 +1,6 @@
 """``memref.collapse_shape`` and ``memref.expand_shape`` as transform maps, the way rocMLIR's
-regularize pass converts them (rocmlir-semantics.md §9.2): a reshape is a view whose addresses
-are those of the row-major reshaped buffer.
+regularize pass converts them (``mlir/lib/Dialect/Rock/Transforms/Regularize.cpp``): a reshape
+is a view whose addresses are those of the row-major reshaped buffer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""``View``: a buffer seen through a chain of transform maps, listed top (view side) first (S1)."""
+"""``View``: a buffer seen through a chain of transform maps, listed top (view side) first.
+
+See docs/semantics.md, Direction and composition.
+"""
 
 from __future__ import annotations
 

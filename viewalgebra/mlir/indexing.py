@@ -1,7 +1,7 @@
 """A ``linalg.generic`` input's indexing map as transform maps, the way rocMLIR's regularize pass
-rewrites a parallel generic to identity maps (``insertTransposeAndBroadcastTransforms``,
-rocmlir-semantics.md §9.2): dims the map does not use are added as unit dims and then broadcast,
-and a permutation becomes a PassThrough.
+rewrites a parallel generic to identity maps (``insertTransposeAndBroadcastTransforms`` in
+``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp``): dims the map does not use are added as
+unit dims and then broadcast, and a permutation becomes a PassThrough.
 
 The maps returned are top-first, from the iteration space (the output's shape) down to the input.
 """

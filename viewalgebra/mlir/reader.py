@@ -2,10 +2,10 @@
 write them back.
 
 Supported ops: ``func.func`` / ``return``, ``memref.alloc``, ``rock.alloc``, ``memref.copy``,
-``memref.collapse_shape`` / ``memref.expand_shape`` (views, rocmlir-semantics.md §9.2),
-``rock.transform``, ``linalg.generic`` (a parallel generic's indexing maps become views, as in
-rocMLIR's regularize pass), function-level ``arith.constant``, the fusion roots
-``rock.gridwise_gemm``, ``rock.gridwise_gemm_accel``, ``rock.gemm``, ``rock.conv``,
+``memref.collapse_shape`` / ``memref.expand_shape`` (views), ``rock.transform``, ``linalg.generic``
+(a parallel generic's indexing maps become views; both as rocMLIR's regularize pass does,
+``mlir/lib/Dialect/Rock/Transforms/Regularize.cpp``), function-level ``arith.constant``, the
+fusion roots ``rock.gridwise_gemm``, ``rock.gridwise_gemm_accel``, ``rock.gemm``, ``rock.conv``,
 ``rock.conv2d``, and ``rock.reduce``, ``rock.threadwise_read_into``, ``rock.threadwise_write_all``,
 ``rock.blockwise_reduce``; ops in generic form (``"name"(%a) : (...) -> ()``) without results are
 kept as opaque readers of their operands. Anything else fails with ``UnsupportedOpsError``,
