@@ -38,9 +38,9 @@ ENUMERATE_LIMIT = 1 << 14
 PROBE_START = 1024
 PROBE_LINES = 48
 PROBE_POSITIONS = 64
-"""The probe checks the first ``PROBE_START`` steps of the line through the origin, then, if
-needed, up to ``PROBE_LINES`` lines along the dim at the first and the last ``PROBE_POSITIONS``
-positions of each."""
+"""The probe checks the first ``PROBE_START`` steps of the line through the origin, or, where they
+are all good, up to ``PROBE_LINES`` lines along the dim at the first and the last
+``PROBE_POSITIONS`` positions of each."""
 
 ANSWERS: AnswerCache[tuple[object, ...], VectorLength] = AnswerCache(4096)
 """Answers by query (the view is a value, so equal views share answers)."""
@@ -240,14 +240,14 @@ def _enumerated(view: View, dim: int) -> _Enumerated | None:
 
 def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
     """Genuine bad steps on a few lines along ``dim`` (every step of those lines is checked):
-    first the start of the line through the origin, then, unless its steps already bring the gcd
-    with ``g`` down to 1, up to ``PROBE_LINES`` lines at both ends of the dim."""
+    the start of the line through the origin, or, where it has no bad step (all padding, say),
+    up to ``PROBE_LINES`` lines at both ends of the dim. What they leave open, ISL proves."""
     size = view.shape[dim]
-    if not 2 <= size < 2**62:  # nothing to find, or positions beyond 64-bit integers
+    if size < 2 or max(view.shape) >= 2**62:  # nothing to find, or points beyond 64-bit integers
         return []
     origin = np.zeros((1, view.rank), dtype=np.int64)
     found = _steps_on_lines(view, dim, origin, np.arange(min(size, PROBE_START + 1)), g)
-    if math.gcd(g, *(p[dim] + 1 for p in found)) == 1:
+    if found:
         return found
     positions = np.unique(np.r_[np.arange(min(size, PROBE_POSITIONS + 1)),
                                 np.arange(max(size - PROBE_POSITIONS - 1, 0), size)])
@@ -283,11 +283,12 @@ def _probe_lines(shape: tuple[int, ...], dim: int) -> IntArray:
                 line = np.zeros(rank, dtype=np.int64)
                 line[k] = c
                 lines.append(line)
-    rng = np.random.default_rng(0)
-    while len(lines) < PROBE_LINES:
-        line = np.array([int(rng.integers(0, n)) if n < 2**62 else 0 for n in shape], dtype=np.int64)
-        lines.append(line)
-    return np.unique(np.stack(lines[:max(PROBE_LINES, 1)]), axis=0)
+    found = np.stack(lines[:PROBE_LINES])
+    if len(found) < PROBE_LINES:
+        more = np.random.default_rng(0).integers(0, np.array(shape, dtype=np.int64),
+                                                 size=(PROBE_LINES - len(found), rank))
+        found = np.concatenate([found, more])
+    return np.unique(found, axis=0)
 
 
 # }}}
