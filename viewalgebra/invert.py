@@ -1,4 +1,4 @@
-"""Exact inversion of transform maps and chains, with certificates (design S6).
+"""Exact inversion of transform maps and chains, with certificates (docs/invert.md).
 
 A chain ``f`` (top-first maps, from the top upper space to the bottom lower space) is inverted on
 its valid points ``D``. The answer says whether ``f`` is one-to-one there (``bijective`` onto the

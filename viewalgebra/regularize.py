@@ -1,5 +1,5 @@
 """The regularizer: push views off intermediate allocations until no view sits between an
-allocation and a fusing op (design S7), with two rewrites applied to a fixpoint.
+allocation and a fusing op (docs/regularize.md), with two rewrites applied to a fixpoint.
 
 * **R1** (an allocation rewrite): a fusing op that reaches an allocation through views gets a fresh
   allocation of the viewed shape, used directly; the inverted chain (``invert``, certified) is
@@ -81,10 +81,11 @@ def regularize(kernel: Kernel, style: Literal["seed", "rocmlir"] = "seed", *,
     """Rewrite until nothing changes; the input kernel is left untouched.
 
     ``style="seed"`` applies R1 and R2 (module docstring); ``style="rocmlir"`` places views as
-    rocMLIR's reworked pass does (rocmlir-semantics.md §9.2): each intermediate buffer's writer is
-    classified as an input- or output-fusion write; on the input path the writer's views move onto
-    the readers, on the output path a single transforming reader's views move onto the writer, and
-    several readers are first isolated with copies.
+    rocMLIR's reworked pass does (``mlir/lib/Dialect/Rock/Transforms/Regularize.cpp``;
+    docs/regularize.md): each intermediate buffer's writer is classified as an input- or
+    output-fusion write; on the input path the writer's views move onto the readers, on the output
+    path a single transforming reader's views move onto the writer, and several readers are first
+    isolated with copies.
 
     Example: a gemm root writing ``%c`` and a generic reading ``%c`` through a transpose: R2 makes
     the generic iterate over ``%c`` and write its output through the inverse transpose.
@@ -430,7 +431,8 @@ def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) ->
 
 
 def _classify(g: KernelIndex) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
-    """rocMLIR's output-fusion and input-fusion writes, as (op, operand) pairs (§9.1)."""
+    """rocMLIR's output-fusion and input-fusion writes, as (op, operand) pairs, classified as
+    rocMLIR's Regularize.cpp does."""
     output: set[tuple[str, str]] = set()
     inputs: set[tuple[str, str]] = set()
     arguments: list[str] = []
@@ -482,9 +484,9 @@ def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None, *,
 
     ``seed``: every view between an intermediate allocation and a fusing op that uses it;
     ``fusing`` defaults to the fusion roots and every op that shares an allocation with a fusing
-    op, transitively (what the regularizer would mark). ``rocmlir`` (rocmlir-semantics.md §9.3,
-    useful on rocMLIR's own output): an allocation whose writer writes it through a view while a
-    reader also reads it through one, one violation per such reader.
+    op, transitively (what the regularizer would mark). ``rocmlir`` (the invariant stated in
+    rocMLIR's Regularize.cpp, useful on rocMLIR's own output): an allocation whose writer writes
+    it through a view while a reader also reads it through one, one violation per such reader.
     """
     found: list[Violation] = []
     g = KernelIndex(kernel)
