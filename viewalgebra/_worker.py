@@ -12,12 +12,10 @@ import sys
 from .budget import serve
 
 
-def _resident_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * resource.getpagesize()
-    except OSError:  # no /proc: the peak is an upper bound of the current size
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+def _peak_bytes() -> int:
+    # The peak resident size (a cheap system call) bounds the current one from above.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
 
 
 def main() -> None:
@@ -26,6 +24,8 @@ def main() -> None:
     if sys.platform.startswith("linux"):  # die with the caller even if it is killed outright
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    stdin, stdout = os.fdopen(0, "rb", buffering=0), os.fdopen(1, "wb", buffering=0)
-    sys.stdout = sys.stderr  # nothing printed may corrupt the reply stream
-    serve(stdin, stdout, _resident_bytes)
+    # The pipes are file descriptors 0 and 1; nothing printed may corrupt the reply stream.
+    stdin, stdout = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    serve(stdin, stdout, _peak_bytes)

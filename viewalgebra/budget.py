@@ -39,7 +39,7 @@ from .errors import ViewAlgebraError
 T = TypeVar("T")
 
 WORKER_MEMORY_LIMIT = 256 * 2**20
-"""Resident bytes past which a worker is replaced after its current query."""
+"""Peak resident bytes past which a worker is replaced after its current query."""
 
 _HEADER = struct.Struct("<Q")
 
@@ -150,10 +150,8 @@ class _Worker:
         deadline = None if timeout is None else start + timeout
         payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            stdin = cast("IO[bytes]", proc.stdin)
-            stdin.write(_HEADER.pack(len(payload)) + payload)
-            stdin.flush()
-            reply = _read_message(cast("IO[bytes]", proc.stdout), deadline)
+            send(cast("IO[bytes]", proc.stdin).fileno(), payload)
+            reply = receive(cast("IO[bytes]", proc.stdout).fileno(), deadline)
         except BrokenPipeError:
             reply = None
         except BaseException:  # a timeout or KeyboardInterrupt: the worker is mid-query
@@ -179,27 +177,29 @@ class _Worker:
         raise ViewAlgebraError(f"{what}: {value}")
 
 
-def _read_message(stream: IO[bytes], deadline: float | None) -> bytes | None:
+def send(fd: int, payload: bytes) -> None:
+    """One length-prefixed message."""
+    data = memoryview(_HEADER.pack(len(payload)) + payload)
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def receive(fd: int, deadline: float | None) -> bytes | None:
     """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
-    header = _read_exactly(stream.fileno(), _HEADER.size, deadline)
-    if header is None:
-        return None
-    return _read_exactly(stream.fileno(), _HEADER.unpack(header)[0], deadline)
-
-
-def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes | None:
-    chunks: list[bytes] = []
-    while size:
+    data = b""
+    need = _HEADER.size
+    while len(data) < need:
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
                 return None
-        chunk = os.read(fd, min(size, 1 << 20))
+        chunk = os.read(fd, max(need - len(data), 1 << 16))
         if not chunk:
             return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
+        data += chunk
+        if need == _HEADER.size and len(data) >= need:
+            need += _HEADER.unpack_from(data)[0]
+    return data[_HEADER.size:]
 
 
 @atexit.register
@@ -207,14 +207,10 @@ def _stop_all() -> None:
     stop_workers()
 
 
-def serve(stdin: IO[bytes], stdout: IO[bytes], memory: Callable[[], int]) -> None:
+def serve(stdin: int, stdout: int, memory: Callable[[], int]) -> None:
     """The worker's loop: answer each request until the caller closes the pipe."""
-    while True:
-        header = stdin.read(_HEADER.size)
-        if len(header) < _HEADER.size:
-            return
-        (size,) = _HEADER.unpack(header)
-        fn, args = pickle.loads(stdin.read(size))
+    while (request := receive(stdin, None)) is not None:
+        fn, args = pickle.loads(request)
         reply: Any
         try:
             reply = ("ok", fn(*args))
@@ -224,8 +220,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], memory: Callable[[], int]) -> Non
             payload = pickle.dumps((*reply, memory()), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as e:  # noqa: BLE001
             payload = pickle.dumps(("error", f"{type(reply[1]).__name__}: {e}", memory()))
-        stdout.write(_HEADER.pack(len(payload)) + payload)
-        stdout.flush()
+        send(stdout, payload)
 
 
 # }}}
