@@ -66,15 +66,17 @@ def _set_space(rank: int) -> isl.Space:
     return isl.Space.set_alloc(CTX, 0, rank)
 
 
+@lru_cache(maxsize=1024)
 def box(shape: tuple[int, ...]) -> isl.Set:
     """``{ [i0, ...] : 0 <= i_k < shape[k] }``."""
     ls = isl.LocalSpace.from_space(_set_space(len(shape)))
-    result = isl.Set.universe(_set_space(len(shape)))
+    result = isl.BasicSet.universe(_set_space(len(shape)))
     zero = isl.Aff.zero_on_domain(ls)
     for k, n in enumerate(shape):
         var = isl.Aff.var_on_domain(ls, isl.dim_type.set, k)
-        result = result & var.ge_set(zero) & var.lt_set(zero.add_constant_val(val(n)))
-    return result
+        result = result.intersect(var.ge_basic_set(zero)).intersect(
+            var.lt_basic_set(zero.add_constant_val(val(n))))
+    return isl.Set.from_basic_set(result)
 
 
 def affine_function(amap: A.AffineMap) -> isl.MultiAff:
@@ -203,6 +205,6 @@ def same_relation(a: TransformMap | View, b: TransformMap | View) -> bool:
     return relation(a).is_equal(relation(b))
 
 
-for _cached in (formula, map_function, chain_function, view_function, address_function,
+for _cached in (box, formula, map_function, chain_function, view_function, address_function,
                 total_address_and_checks):
     on_clear(_cached.cache_clear)
