@@ -208,3 +208,13 @@ def test_comparison_verdicts_on_random_views(query, limit):
     assert (comparison.rocmlir in legal) == (comparison.verdict != "rocMLIR unsound")
     assert (comparison.rocmlir == comparison.exact.length) == (comparison.verdict == "equal")
     event(comparison.verdict)
+
+
+def test_addresses_beyond_64_bits_are_left_to_isl():
+    # numpy cannot evaluate these addresses (3 * 2^62 + 1 > 2^63 - 1): enumeration and the probe
+    # step aside, ISL answers with exact integers.
+    view = va.View(va.Buffer((4, 2), "f32", strides=(2**62, 1)))
+    assert vectorize._enumerated(view, 1) is None and vectorize._probe(view, 1, 2) == []
+    assert va.max_vector_length(view, 1).length == 2
+    result = va.max_vector_length(view, 0)
+    assert result.length == 1 and result.witness is not None and result.witness.reason == "address jump"

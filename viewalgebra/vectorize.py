@@ -25,7 +25,7 @@ from .errors import CoordinateError, ViewAlgebraError
 from .maps.buffer import dtype_bits
 from .maps.evaluate import IntArray
 from .maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from .maps.view import View, addresses_of, all_points
+from .maps.view import View, addresses_in_box, all_points
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
 
@@ -196,8 +196,9 @@ def _solve(query: Query, facts: _Facts) -> VectorLength:
 
 def _bad_mask(addr: IntArray, valid: np.ndarray, axis: int) -> np.ndarray:
     """Which steps ``p -> p + e_axis`` are bad, for arrays of addresses and validity."""
-    a0, a1 = np.delete(addr, -1, axis=axis), np.delete(addr, 0, axis=axis)
-    v0, v1 = np.delete(valid, -1, axis=axis), np.delete(valid, 0, axis=axis)
+    here = (slice(None),) * axis + (slice(None, -1),)
+    there = (slice(None),) * axis + (slice(1, None),)
+    a0, a1, v0, v1 = addr[here], addr[there], valid[here], valid[there]
     return ~((v0 & v1 & (a1 == a0 + 1)) | ~(v0 | v1))
 
 
@@ -232,7 +233,7 @@ class _Enumerated:
 def _enumerated(view: View, dim: int) -> _Enumerated | None:
     """The numpy facts of a small view; ``None`` where numpy cannot evaluate it exactly."""
     try:
-        addr, valid = addresses_of(view, all_points(view.shape))
+        addr, valid = addresses_in_box(view, all_points(view.shape))
     except ViewAlgebraError:  # beyond 64-bit integers, or a map numpy cannot evaluate: ISL decides
         return None
     return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
@@ -260,7 +261,7 @@ def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray,
     points = np.repeat(lines, len(positions), axis=0)
     points[:, dim] = np.tile(positions, len(lines))
     try:
-        addr, valid = addresses_of(view, points)
+        addr, valid = addresses_in_box(view, points)
     except ViewAlgebraError:  # beyond 64-bit integers: ISL decides alone
         return []
     addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)

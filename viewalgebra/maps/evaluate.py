@@ -106,6 +106,12 @@ def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolAr
     if len(coords):
         largest = np.abs(coords).max(axis=0).tolist()
         require_int64([magnitude(e, largest) for e in affine_map_of(tm).results], "evaluate_array")
+    return apply_array(tm, coords)
+
+
+def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray]:
+    """``evaluate_array`` without its checks: the caller has checked that ``tm`` is meaningful,
+    that ``coords`` has shape ``(N, upper_rank)`` and that no value can leave 64-bit integers."""
     n = coords.shape[0]
     out = np.zeros((n, tm.lower_rank), dtype=np.int64)
     valid = np.ones(n, dtype=np.bool_)

@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
-from ..errors import InvalidTransformError
+from ..cache import on_clear
+from ..errors import InvalidTransformError, ViewAlgebraError
 from .buffer import Buffer
+from .equations import affine_map_of
 from .evaluate import (
+    INT64_MAX,
     BoolArray,
     IntArray,
+    apply_array,
     check_coords,
     evaluate,
     evaluate_array,
+    magnitude,
     points_array,
     require_int64,
 )
-from .transform_map import TransformMap
+from .transform_map import TransformMap, require_meaningful
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +122,36 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     addr = view.buffer.offset + coords @ strides
     return np.where(valid, addr, -1), valid
 
+
+def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
+    """``addresses_of`` for an ``(N, rank)`` array of points of the view's box, checked once per
+    view (from the bounds, not from the points) instead of per map and call; ``ViewAlgebraError``
+    where the bounds let a value leave 64-bit integers (``addresses_of`` may still evaluate it)."""
+    if not _fits_int64(view):
+        raise ViewAlgebraError("addresses_in_box: values can leave 64-bit integers")
+    coords = points
+    valid = np.ones(coords.shape[0], dtype=np.bool_)
+    for m in view.maps:
+        coords, ok = apply_array(m, coords)
+        valid &= ok
+    addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
+    return np.where(valid, addr, -1), valid
+
+
+@lru_cache(maxsize=4096)
+def _fits_int64(view: View) -> bool:
+    """Whether every coordinate and address of every point of the box fits 64-bit integers: each
+    map's results bounded from the bounds of its inputs, starting from the box."""
+    for m in view.maps:
+        require_meaningful(m)
+    largest = [max(n - 1, 0) for n in view.shape]
+    for m in view.maps:
+        largest = [magnitude(e, largest) for e in affine_map_of(m).results]
+        if any(x > INT64_MAX for x in largest):
+            return False
+    strides = view.buffer.strides or ()
+    address = abs(view.buffer.offset) + sum(abs(s) * x for s, x in zip(strides, largest, strict=True))
+    return address <= INT64_MAX
+
+
+on_clear(_fits_int64.cache_clear)
