@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -109,3 +110,25 @@ def test_without_workers_queries_run_in_process():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["32", "False", "True", "1"]
+
+
+def test_an_exception_that_cannot_cross_arrives_as_its_message():
+    # TransformParseError needs its text and offset to be rebuilt; the caller gets its message.
+    with pytest.raises(va.ViewAlgebraError, match=r"parse: TransformParseError: .*expected"):
+        budget.run_bounded(va.parse_transform_map, ("<nonsense",), 30, "parse")
+
+
+def test_a_thread_that_ends_takes_its_worker_with_it():
+    pids = []
+    thread = threading.Thread(target=lambda: pids.append(budget.run_bounded(os.getpid, (), 30, "pid")))
+    thread.start()
+    thread.join()
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pids[0], 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {pids[0]} still runs after its thread ended")

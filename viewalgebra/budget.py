@@ -218,8 +218,10 @@ def serve(stdin: int, stdout: int, memory: Callable[[], int]) -> None:
             reply = ("raise", e)
         try:
             payload = pickle.dumps((*reply, memory()), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as e:  # noqa: BLE001
-            payload = pickle.dumps(("error", f"{type(reply[1]).__name__}: {e}", memory()))
+            if reply[0] == "raise":
+                pickle.loads(payload)  # the caller must be able to rebuild the exception
+        except Exception:  # noqa: BLE001
+            payload = pickle.dumps(("error", f"{type(reply[1]).__name__}: {reply[1]}", memory()))
         send(stdout, payload)
 
 
