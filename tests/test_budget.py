@@ -132,3 +132,12 @@ def test_a_thread_that_ends_takes_its_worker_with_it():
             return
         time.sleep(0.05)
     raise AssertionError(f"worker {pids[0]} still runs after its thread ended")
+
+
+def test_starting_a_worker_does_not_eat_a_short_timeout():
+    answers = []
+    started = time.monotonic()
+    thread = threading.Thread(target=lambda: answers.append(budget.run_bounded(abs, (-2,), 0.05, "abs")))
+    thread.start()  # a new thread: its worker starts with this query
+    thread.join()
+    assert answers == [2] and time.monotonic() - started < 0.05 + 1

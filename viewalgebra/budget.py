@@ -144,12 +144,18 @@ class _Worker:
     def call(self, fn: Callable[..., T], args: tuple[object, ...], timeout: float | None,
              what: str) -> T:
         start = time.monotonic()
-        proc = self._box[0]
-        if proc is None or proc.poll() is not None:
-            proc = self._start()
         deadline = None if timeout is None else start + timeout
+        proc = self._box[0]
         payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         try:
+            if proc is None or proc.poll() is not None:
+                proc = self._start()
+                # The worker says when it is ready; up to a second of starting it does not count
+                # against the query (so the answer comes within timeout + 1 s at worst).
+                ready = receive(cast("IO[bytes]", proc.stdout).fileno(),
+                                None if deadline is None else deadline + 1.0)
+                if ready is not None and deadline is not None:
+                    deadline += min(time.monotonic() - start, 1.0)
             send(cast("IO[bytes]", proc.stdin).fileno(), payload)
             reply = receive(cast("IO[bytes]", proc.stdout).fileno(), deadline)
         except BrokenPipeError:
@@ -208,7 +214,9 @@ def _stop_all() -> None:
 
 
 def serve(stdin: int, stdout: int, memory: Callable[[], int]) -> None:
-    """The worker's loop: answer each request until the caller closes the pipe."""
+    """The worker's loop: say it is ready, then answer each request until the caller closes the
+    pipe."""
+    send(stdout, b"")
     while (request := receive(stdin, None)) is not None:
         fn, args = pickle.loads(request)
         reply: Any
