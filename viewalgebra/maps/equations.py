@@ -36,7 +36,7 @@ class Check:
     op: Transform
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def affine_map_of(tm: TransformMap) -> A.AffineMap:
     """The affine map rocMLIR computes from the ops (``TransformMapAttr::get``).
 
@@ -50,7 +50,7 @@ def affine_map_of(tm: TransformMap) -> A.AffineMap:
     return A.AffineMap(tm.upper_rank, tuple(r if r is not None else A.const(0) for r in results))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
     """The lower dims whose range decides validity: Pad dims with non-zero padding, every Embed."""
     checks: list[Check] = []

@@ -89,7 +89,7 @@ def affine_function(amap: A.AffineMap) -> isl.MultiAff:
     return isl.MultiAff.from_aff_list(space, affs)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def formula(tm: TransformMap) -> isl.PwMultiAff:
     """The map's equations with domain = valid points of the whole (unbounded) upper space."""
     ma = affine_function(affine_map_of(tm))
@@ -102,7 +102,7 @@ def formula(tm: TransformMap) -> isl.PwMultiAff:
     return isl.PwMultiAff.from_multi_aff(ma).intersect_domain(valid)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def map_function(tm: TransformMap) -> isl.PwMultiAff:
     """The map as an ISL function: upper point -> lower point, on the valid part of the upper box.
 

@@ -98,7 +98,7 @@ def problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def blocking_problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(p for p in problems(tm) if p.blocking)
 

@@ -138,7 +138,7 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
     return np.where(valid, addr, -1), valid
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _fits_int64(view: View) -> bool:
     """Whether every coordinate and address of every point of the box fits 64-bit integers: each
     map's results bounded from the bounds of its inputs, starting from the box."""
