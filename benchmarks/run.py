@@ -37,6 +37,11 @@ def figure(value: float, what: str) -> str:
     return f"{value:.2f} s"
 
 
+def ratio_text(r: float) -> str:
+    """``2.50x``, or ``1/200x`` for a figure far below its baseline."""
+    return f"{r:.2f}x" if r >= 0.1 else f"1/{1 / r:.0f}x"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and queries")
@@ -51,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|")
     for section, module in SECTIONS:
         for what, value, base, base_value, target in module.rows(quick):
-            ratio = "" if not base_value else f"{value / base_value:.2f}x"
+            ratio = "" if not base_value else ratio_text(value / base_value)
             base_figure = "" if base_value is None else figure(base_value, what)
             print(f"| {section}: {what} | {figure(value, what)} | {base} | {base_figure} | {ratio} "
                   f"| {target} |", flush=True)
