@@ -141,3 +141,16 @@ def test_starting_a_worker_does_not_eat_a_short_timeout():
     thread.start()  # a new thread: its worker starts with this query
     thread.join()
     assert answers == [2] and time.monotonic() - started < 0.05 + 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the caller cannot fork here")
+def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone():
+    before = budget.run_bounded(os.getpid, (), 30, "pid")
+    child = os.fork()
+    if child == 0:  # the fork: answer through a worker of its own, then exit as forks do
+        code = 0 if budget.run_bounded(os.getpid, (), 30, "pid") not in (before, os.getpid()) else 1
+        budget.stop_workers()
+        os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert budget.run_bounded(os.getpid, (), 30, "pid") == before  # the caller's worker lives on

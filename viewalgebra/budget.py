@@ -118,17 +118,18 @@ class _Worker:
         # that owns this worker ends.
         self._box: list[subprocess.Popen[bytes] | None] = [None]
         _ALL.add(self)
-        weakref.finalize(self, _Worker._kill, self._box)
+        weakref.finalize(self, _Worker._kill, self._box, self.pid)
 
     @staticmethod
-    def _kill(box: list[subprocess.Popen[bytes] | None]) -> None:
+    def _kill(box: list[subprocess.Popen[bytes] | None], owner: int) -> None:
         proc = box[0] if box else None
-        if proc is not None and proc.poll() is None:
+        # A fork of the caller inherits this object, not the process: it must not kill it.
+        if proc is not None and os.getpid() == owner and proc.poll() is None:
             proc.kill()
             proc.wait()
 
     def stop(self) -> None:
-        _Worker._kill(self._box)
+        _Worker._kill(self._box, self.pid)
         self._box[0] = None
 
     def _start(self) -> subprocess.Popen[bytes]:
