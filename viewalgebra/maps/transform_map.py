@@ -89,6 +89,7 @@ class TransformMap:
         return len(self.lower_bounds)
 
 
+@lru_cache(maxsize=1024)
 def problems(tm: TransformMap) -> tuple[Problem, ...]:
     """Everything a strict map rejects, in op order; blocking problems first within an op."""
     found: list[Problem] = []
@@ -98,12 +99,11 @@ def problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=1024)
+on_clear(problems.cache_clear)
+
+
 def blocking_problems(tm: TransformMap) -> tuple[Problem, ...]:
     return tuple(p for p in problems(tm) if p.blocking)
-
-
-on_clear(blocking_problems.cache_clear)
 
 
 def require_meaningful(tm: TransformMap) -> None:
