@@ -6,8 +6,8 @@ operations (docs/performance.md). So bounded work runs in a worker process, one 
 thread, started on first use (a fresh interpreter, not a fork: safe in threaded hosts):
 
 * the caller waits on the worker's pipe; at the deadline, or on ``KeyboardInterrupt``, the worker
-  is killed and a new one starts with the next query, so a timeout holds to the millisecond and
-  never touches another thread's query;
+  is killed and a new one starts with the next query, so a timeout holds (up to a second more
+  when the query had to start the worker) and never touches another thread's query;
 * the worker keeps its ISL objects cached between queries and is replaced once its memory passes
   ``WORKER_MEMORY_LIMIT``, so what islpy leaks never accumulates in the caller.
 
