@@ -154,3 +154,17 @@ def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert budget.run_bounded(os.getpid, (), 30, "pid") == before  # the caller's worker lives on
+
+
+def test_where_no_worker_can_start_queries_run_in_process():
+    # A frozen application, say: sys.executable does not run Python code.
+    code = ("import sys, warnings, viewalgebra as va\n"
+            "from viewalgebra import budget\n"
+            "sys.executable = '/bin/false'\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    ok = va.invert(va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by "
+            "[<Merge{4, 8} [\"k\"] at [0] -> [\"a\", \"b\"] at [0, 1]>] bounds = [32] -> [4, 8]>')).kind\n"
+            "print(ok, budget.timeouts_hold(), len(w), 'exited with 1' in str(w[0].message))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["bijective", "False", "1", "True"]

@@ -11,8 +11,9 @@ thread, started on first use (a fresh interpreter, not a fork: safe in threaded 
 * the worker keeps its ISL objects cached between queries and is replaced once its memory passes
   ``WORKER_MEMORY_LIMIT``, so what islpy leaks never accumulates in the caller.
 
-Where no worker can start (``VIEWALGEBRA_WORKERS=0``, or no Python executable to start), work
-runs in the calling process without a time bound; ``timeouts_hold()`` says which applies.
+Where no worker can start (``VIEWALGEBRA_WORKERS=0``, no Python executable, or one that ends
+before it is ready), work runs in the calling process without a time bound; ``timeouts_hold()``
+says which applies.
 """
 
 from __future__ import annotations
@@ -60,7 +61,15 @@ def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float |
     worker = _thread_worker()
     if worker is None:
         return _local(fn, args, what)
-    return worker.call(fn, args, timeout, what)
+    try:
+        return worker.call(fn, args, timeout, what)
+    except _CannotStart as e:
+        _CANNOT_START.append(str(e))
+        return run_bounded(fn, args, timeout, what)
+
+
+class _CannotStart(Exception):
+    """A worker process ended before it was ready."""
 
 
 def timeouts_hold() -> bool:
@@ -85,12 +94,15 @@ def _local(fn: Callable[..., T], args: tuple[object, ...], what: str) -> T:
 
 
 def _workers_enabled() -> bool:
-    return os.environ.get("VIEWALGEBRA_WORKERS", "1") != "0" and bool(sys.executable)
+    return (os.environ.get("VIEWALGEBRA_WORKERS", "1") != "0" and bool(sys.executable)
+            and not _CANNOT_START)
 
 
 _ALL: weakref.WeakSet[_Worker] = weakref.WeakSet()
 _THREAD = threading.local()
 _warned = False
+_CANNOT_START: list[str] = []
+"""Why a worker could not start (a frozen application, say): then no further one is tried."""
 
 
 def _thread_worker() -> _Worker | None:
@@ -98,9 +110,9 @@ def _thread_worker() -> _Worker | None:
     if not _workers_enabled():
         if not _warned:
             _warned = True
-            warnings.warn("viewalgebra: no worker processes (VIEWALGEBRA_WORKERS=0 or no Python "
-                          "executable); ISL queries run in-process and timeouts are not enforced",
-                          RuntimeWarning, stacklevel=3)
+            why = _CANNOT_START[0] if _CANNOT_START else "VIEWALGEBRA_WORKERS=0 or no Python executable"
+            warnings.warn(f"viewalgebra: no worker processes ({why}); ISL queries run in-process "
+                          "and timeouts are not enforced", RuntimeWarning, stacklevel=3)
         return None
     worker = cast("_Worker | None", getattr(_THREAD, "worker", None))
     if worker is None or worker.pid != os.getpid():  # also after a fork of the caller
@@ -124,9 +136,13 @@ class _Worker:
     def _kill(box: list[subprocess.Popen[bytes] | None], owner: int) -> None:
         proc = box[0] if box else None
         # A fork of the caller inherits this object, not the process: it must not kill it.
-        if proc is not None and os.getpid() == owner and proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        if proc is not None and os.getpid() == owner:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for pipe in (proc.stdin, proc.stdout):
+                if pipe is not None:
+                    pipe.close()
 
     def stop(self) -> None:
         _Worker._kill(self._box, self.pid)
@@ -155,6 +171,11 @@ class _Worker:
                 # against the query (so the answer comes within timeout + 1 s at worst).
                 ready = receive(cast("IO[bytes]", proc.stdout).fileno(),
                                 None if deadline is None else deadline + 1.0)
+                if ready is None and (deadline is None or time.monotonic() < deadline + 1.0):
+                    # The pipe closed before the worker was ready: it cannot start here.
+                    code = proc.wait()
+                    self.stop()
+                    raise _CannotStart(f"{sys.executable} -c ... exited with {code}")
                 if ready is not None and deadline is not None:
                     deadline += min(time.monotonic() - start, 1.0)
             send(cast("IO[bytes]", proc.stdin).fileno(), payload)
