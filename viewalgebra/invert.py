@@ -80,7 +80,7 @@ class Inverse:
     """ISL's check of ``maps``; ``None`` without maps."""
     witness: tuple[tuple[int, ...], tuple[int, ...]] | None
     """``not-injective``: two distinct valid upper points with the same image."""
-    chain: tuple[TransformMap, ...]
+    source: tuple[TransformMap, ...]
     """The chain that was inverted, top-first."""
     has_padding: bool
     """Whether some points of the upper box are invalid (``padding`` is not empty)."""
@@ -89,7 +89,7 @@ class Inverse:
     @property
     def relation(self) -> isl.Map:
         """The exact inverse: lower point -> the upper points mapping to it."""
-        return isl.Map.from_pw_multi_aff(chain_function(self.chain)).reverse()
+        return isl.Map.from_pw_multi_aff(chain_function(self.source)).reverse()
 
     @property
     def uncovered(self) -> isl.Set | None:
@@ -99,7 +99,7 @@ class Inverse:
     @property
     def padding(self) -> isl.Set:
         """Points of the upper box that are invalid (no image at all; empty for most maps)."""
-        return box(self.chain[0].upper_bounds) - chain_function(self.chain).domain()
+        return box(self.source[0].upper_bounds) - chain_function(self.source).domain()
 
 
 @dataclass(frozen=True, slots=True)
