@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .budget import QueryTimeoutError
 from .cache import clear_caches
+from .equivalence import Equivalence, equivalent
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -26,6 +27,7 @@ from .graph import Kernel, Op
 from .invert import Certificate, Inverse, Verification, invert, verify_inverse
 from .maps.affine import AffineMap
 from .maps.buffer import Buffer, dtype_bits
+from .maps.chain import Chain, compose
 from .maps.equations import affine_map_of, dim_names, formulas
 from .maps.evaluate import evaluate, evaluate_array
 from .maps.lint import Finding, lint
@@ -132,11 +134,13 @@ __all__ = [
     "Broadcast",
     "Buffer",
     "Certificate",
+    "Chain",
     "Comparison",
     "ConstDim",
     "CoordinateError",
     "DrawError",
     "Embed",
+    "Equivalence",
     "Finding",
     "InvalidTransformError",
     "Inverse",
@@ -179,11 +183,13 @@ __all__ = [
     "clear_caches",
     "collapse_shape_map",
     "compare_vector_lengths",
+    "compose",
     "compose_affine",
     "dim_names",
     "draw_svg",
     "dtype_bits",
     "elements_per_access",
+    "equivalent",
     "evaluate",
     "evaluate_array",
     "expand_shape_map",

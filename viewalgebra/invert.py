@@ -27,6 +27,7 @@ import numpy as np
 from .budget import run_bounded
 from .cache import AnswerCache
 from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
+from .maps.chain import Chain
 from .maps.evaluate import evaluate, evaluate_array
 from .maps.relations import box, chain_function, identity_on, point_coords
 from .maps.transform_map import TransformMap, blocking_problems
@@ -87,6 +88,11 @@ class Inverse:
     uncovered_text: str | None = field(default=None, repr=False)
 
     @property
+    def chain(self) -> Chain | None:
+        """The inverse as a ``Chain`` (``maps``), or ``None`` without maps."""
+        return None if self.maps is None else Chain(self.maps)
+
+    @property
     def relation(self) -> isl.Map:
         """The exact inverse: lower point -> the upper points mapping to it."""
         return isl.Map.from_pw_multi_aff(chain_function(self.source)).reverse()
@@ -122,16 +128,13 @@ class Verification:
         return f"refuted: y = {list(self.point or ())} gives g(y) = {first}, f(g(y)) = {second}"
 
 
-def _chain(maps: TransformMap | View | Sequence[TransformMap]) -> tuple[TransformMap, ...]:
-    chain = maps.maps if isinstance(maps, View) else (
-        (maps,) if isinstance(maps, TransformMap) else tuple(maps))
-    if not chain:
+def _chain(maps: Chain | TransformMap | View | Sequence[TransformMap] | str) -> tuple[TransformMap, ...]:
+    if (isinstance(maps, View) and not maps.maps) or (isinstance(maps, Sequence) and not maps):
         raise InvalidTransformError("invert: the chain is empty")
-    for k, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
-        if a.lower_bounds != b.upper_bounds:
-            raise InvalidTransformError(
-                f"invert: lower bounds of map {k} {list(a.lower_bounds)} != upper bounds of map "
-                f"{k + 1} {list(b.upper_bounds)}")
+    try:
+        chain = Chain.of(maps).maps
+    except InvalidTransformError as e:
+        raise InvalidTransformError(f"invert: {e}") from None
     for m in chain:
         if blocking_problems(m):
             raise InvalidTransformError(
@@ -466,7 +469,7 @@ def _enumerated_witness(chain: tuple[TransformMap, ...], limit: int = ENUMERATE_
 # }}}
 
 
-def invert(maps: TransformMap | View | Sequence[TransformMap], *,
+def invert(maps: Chain | TransformMap | View | Sequence[TransformMap] | str, *,
            timeout: float | None = 60.0) -> Inverse:
     """The exact inverse of a map, a top-first chain of maps, or a view's maps, on valid points.
 
@@ -499,8 +502,8 @@ def _answer(chain: tuple[TransformMap, ...], fast: bool) -> _Answer:
     return replace(answer, has_padding=not padding.is_empty())
 
 
-def verify_inverse(maps: TransformMap | View | Sequence[TransformMap],
-                   inverse_maps: TransformMap | Sequence[TransformMap], *,
+def verify_inverse(maps: Chain | TransformMap | View | Sequence[TransformMap] | str,
+                   inverse_maps: Chain | TransformMap | Sequence[TransformMap] | str, *,
                    timeout: float | None = 60.0) -> Verification:
     """Check a claimed inverse (for instance rocMLIR's): ok, or a counterexample with both images.
 
