@@ -12,7 +12,7 @@ import islpy as isl
 from .budget import run_bounded
 from .errors import InvalidTransformError
 from .maps.chain import Chain
-from .maps.evaluate import evaluate
+from .maps.evaluate import evaluate_chain
 from .maps.relations import address_function, chain_function, point_coords
 from .maps.transform_map import TransformMap
 from .maps.view import View
@@ -81,7 +81,8 @@ def equivalent(a: Operand, b: Operand, *, timeout: float | None = 60.0) -> Equiv
     point = run_bounded(_chain_difference, (ca.maps, cb.maps), timeout, "equivalent")
     if point is None:
         return Equivalence(True, "coordinates")
-    return Equivalence(False, "coordinates", point, (_image(ca, point), _image(cb, point)))
+    images = (evaluate_chain(ca.maps, point), evaluate_chain(cb.maps, point))
+    return Equivalence(False, "coordinates", point, images)
 
 
 def _difference(first: isl.Map, second: isl.Map) -> tuple[int, ...] | None:
@@ -99,11 +100,3 @@ def _chain_difference(a: tuple[TransformMap, ...], b: tuple[TransformMap, ...]) 
 def _view_difference(a: View, b: View) -> tuple[int, ...] | None:
     return _difference(isl.Map.from_pw_aff(address_function(a)),
                        isl.Map.from_pw_aff(address_function(b)))
-
-
-def _image(chain: Chain, point: tuple[int, ...]) -> tuple[int, ...] | None:
-    for m in chain.maps:
-        point, valid = evaluate(m, point)
-        if not valid:
-            return None
-    return point

@@ -28,7 +28,7 @@ from .budget import run_bounded
 from .cache import AnswerCache
 from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
 from .maps.chain import Chain
-from .maps.evaluate import evaluate, evaluate_array
+from .maps.evaluate import evaluate_array, evaluate_chain
 from .maps.relations import box, chain_function, identity_on, point_coords
 from .maps.transform_map import TransformMap, blocking_problems
 from .maps.transforms import (
@@ -352,8 +352,8 @@ def _collide(chain: tuple[TransformMap, ...], u: tuple[int, ...], v: tuple[int, 
     shape = chain[0].upper_bounds
     if u == v or not all(0 <= x < n for p in (u, v) for x, n in zip(p, shape, strict=True)):
         return False
-    image = _evaluate_chain(chain, u)
-    return image is not None and image == _evaluate_chain(chain, v)
+    image = evaluate_chain(chain, u)
+    return image is not None and image == evaluate_chain(chain, v)
 
 
 def _collisions(tm: TransformMap, op: Transform) -> list[dict[int, int]]:
@@ -398,7 +398,7 @@ def _valid_points(chain: tuple[TransformMap, ...]) -> Iterator[tuple[int, ...]]:
     shape = chain[0].upper_bounds
     corners = (tuple(0 for _ in shape), tuple(n // 2 for n in shape), tuple(n - 1 for n in shape))
     for u in dict.fromkeys(corners):
-        if all(0 <= x < n for x, n in zip(u, shape, strict=True)) and _evaluate_chain(chain, u) is not None:
+        if all(0 <= x < n for x, n in zip(u, shape, strict=True)) and evaluate_chain(chain, u) is not None:
             yield u
     sample = chain_function(chain).domain().sample_point()
     if not sample.is_void():
@@ -425,11 +425,11 @@ def _structural_witness(chain: tuple[TransformMap, ...]) -> Pair | None:
         return None
     for top in _valid_points(chain):
         for k, lift, delta in shifts:
-            a = _evaluate_chain(chain[:k], top)
+            a = evaluate_chain(chain[:k], top)
             if a is None:  # not reached: ``top`` is valid
                 continue
             for p, q in _shifted(a, delta, chain[k].upper_bounds):
-                u, v = _evaluate_chain(lift, p), _evaluate_chain(lift, q)
+                u, v = evaluate_chain(lift, p), evaluate_chain(lift, q)
                 if u is not None and v is not None and _collide(chain, u, v):
                     return u, v
     return None
@@ -523,8 +523,8 @@ def verify_inverse(maps: Chain | TransformMap | View | Sequence[TransformMap] | 
         return Verification(True)
     side, point = found
     first, second = (chain, inverse) if side == "left" else (inverse, chain)
-    middle = _evaluate_chain(first, point)
-    back = None if middle is None else _evaluate_chain(second, middle)
+    middle = evaluate_chain(first, point)
+    back = None if middle is None else evaluate_chain(second, middle)
     return Verification(False, side, point, (middle, back))
 
 
@@ -540,11 +540,3 @@ def _counterexample(chain: tuple[TransformMap, ...], inverse: tuple[TransformMap
         if not wrong.is_empty():
             return side, point_coords(wrong.sample_point(), domain.dim(isl.dim_type.set))
     return None
-
-
-def _evaluate_chain(chain: tuple[TransformMap, ...], point: tuple[int, ...]) -> tuple[int, ...] | None:
-    for m in chain:
-        point, valid = evaluate(m, point)
-        if not valid:
-            return None
-    return point

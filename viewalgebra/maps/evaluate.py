@@ -96,6 +96,16 @@ def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], 
     return lower, valid
 
 
+def evaluate_chain(maps: Sequence[TransformMap], point: Sequence[int]) -> tuple[int, ...] | None:
+    """The lower point of ``point`` through maps listed top first, or ``None`` where it is invalid."""
+    lower = tuple(point)
+    for m in maps:
+        lower, valid = evaluate(m, lower)
+        if not valid:
+            return None
+    return lower
+
+
 def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray]:
     """``evaluate`` for many points at once: ``coords`` has shape ``(N, upper_rank)``.
 
