@@ -51,6 +51,7 @@ def test_a_timeout_holds_in_a_thread_and_leaves_other_threads_alone():
     serial = [va.max_vector_length(view, d) for d in range(view.rank)]
 
     def slow() -> float:
+        budget.run_bounded(abs, (1,), None, "warm-up")  # this thread's worker is running
         started = time.monotonic()
         with pytest.raises(va.QueryTimeoutError):
             budget.run_bounded(time.sleep, (30,), 0.5, "sleep")
@@ -62,7 +63,7 @@ def test_a_timeout_holds_in_a_thread_and_leaves_other_threads_alone():
     with ThreadPoolExecutor(8) as pool:
         timed_out = pool.submit(slow)
         answers = list(pool.map(query, range(16)))
-        assert timed_out.result() <= 1.5
+        assert timed_out.result() <= 1.0  # max(2 t, t + 1 s) with t = 0.5
     assert answers == [serial[d % view.rank] for d in range(16)]
 
 
@@ -137,10 +138,10 @@ def test_a_thread_that_ends_takes_its_worker_with_it():
 def test_starting_a_worker_does_not_eat_a_short_timeout():
     answers = []
     started = time.monotonic()
-    thread = threading.Thread(target=lambda: answers.append(budget.run_bounded(abs, (-2,), 0.05, "abs")))
+    thread = threading.Thread(target=lambda: answers.append(budget.run_bounded(abs, (-2,), 0.2, "abs")))
     thread.start()  # a new thread: its worker starts with this query
     thread.join()
-    assert answers == [2] and time.monotonic() - started < 0.05 + 1
+    assert answers == [2] and time.monotonic() - started < 0.2 + 1
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the caller cannot fork here")

@@ -6,7 +6,7 @@ operations (docs/performance.md). So bounded work runs in a worker process, one 
 thread, started on first use (a fresh interpreter, not a fork: safe in threaded hosts):
 
 * the caller waits on the worker's pipe; at the deadline, or on ``KeyboardInterrupt``, the worker
-  is killed and a new one starts with the next query, so a timeout holds (up to a second more
+  is killed and a new one starts with the next query, so a timeout holds (within a second more
   when the query had to start the worker) and never touches another thread's query;
 * the worker keeps its ISL objects cached between queries and is replaced once its memory passes
   ``WORKER_MEMORY_LIMIT``, so what islpy leaks never accumulates in the caller.
@@ -41,6 +41,10 @@ T = TypeVar("T")
 
 WORKER_MEMORY_LIMIT = 256 * 2**20
 """Peak resident bytes past which a worker is replaced after its current query."""
+
+START_ALLOWANCE = 0.9
+"""Seconds of starting a worker that do not count against the query that starts it (less than
+a second, so that a timeout holds within ``timeout + 1 s`` with time left to kill the worker)."""
 
 _HEADER = struct.Struct("<Q")
 
@@ -167,17 +171,17 @@ class _Worker:
         try:
             if proc is None or proc.poll() is not None:
                 proc = self._start()
-                # The worker says when it is ready; up to a second of starting it does not count
-                # against the query (so the answer comes within timeout + 1 s at worst).
+                # The worker says when it is ready; up to START_ALLOWANCE seconds of starting it do
+                # not count against the query (so the answer comes within timeout + 1 s at worst).
                 ready = receive(cast("IO[bytes]", proc.stdout).fileno(),
-                                None if deadline is None else deadline + 1.0)
-                if ready is None and (deadline is None or time.monotonic() < deadline + 1.0):
+                                None if deadline is None else deadline + START_ALLOWANCE)
+                if ready is None and (deadline is None or time.monotonic() < deadline + START_ALLOWANCE):
                     # The pipe closed before the worker was ready: it cannot start here.
                     code = proc.wait()
                     self.stop()
                     raise _CannotStart(f"{sys.executable} -c ... exited with {code}")
                 if ready is not None and deadline is not None:
-                    deadline += min(time.monotonic() - start, 1.0)
+                    deadline += min(time.monotonic() - start, START_ALLOWANCE)
             send(cast("IO[bytes]", proc.stdin).fileno(), payload)
             reply = receive(cast("IO[bytes]", proc.stdout).fileno(), deadline)
         except BrokenPipeError:
