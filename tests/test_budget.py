@@ -169,3 +169,21 @@ def test_where_no_worker_can_start_queries_run_in_process():
             "print(ok, budget.timeouts_hold(), len(w), 'exited with 1' in str(w[0].message))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["bijective", "False", "1", "True"]
+
+
+def test_a_worker_killed_from_outside_is_a_worker_error_and_is_replaced():
+    pid = budget.run_bounded(os.getpid, (), 30, "pid")
+    threading.Timer(0.3, lambda: os.kill(pid, signal.SIGKILL)).start()
+    with pytest.raises(va.WorkerError, match="sleep: the worker process died without an answer"):
+        budget.run_bounded(time.sleep, (30,), 30, "sleep")
+    assert budget.run_bounded(os.getpid, (), 30, "pid") != pid
+
+
+def test_bad_arguments_are_invalid_argument_errors():
+    view = va.View(va.Buffer((4, 8)))
+    for call in (lambda: va.max_vector_length(view, 1, 0), lambda: va.max_vector_length(view, 1, timeout=0),
+                 lambda: va.max_vector_length(view, 1, max_elements=0)):
+        with pytest.raises(va.InvalidArgumentError):
+            call()
+    with pytest.raises(va.InvalidArgumentError, match="unknown style 'x'"):
+        va.regularize(va.Kernel("k"), style="x")

@@ -96,7 +96,7 @@ def test_store_through_broadcast_raises():
     k = va.Kernel("bcast_store")
     x = k.argument("x", (3, 1))
     k.op("linalg.fill", writes=[k.view(x, [BROADCAST_COLS])], value=1.0)
-    with pytest.raises(va.RegularizeError, match=re.escape(
+    with pytest.raises(va.KernelError, match=re.escape(
             "op fill (linalg.fill): writes x_view through a non-injective view: points [0, 0] and "
             "[0, 1] both store to address 0 of x")):
         va.run_kernel(k, {"x": np.zeros((3, 1))})
@@ -107,7 +107,7 @@ def test_two_writes_of_one_op_to_one_address_raise():
     x = k.argument("x", (2, 3))
     y = k.argument("y", (2, 3))
     k.op("linalg.generic", reads=[x], writes=[y, y], fn=lambda v: (v, v))
-    with pytest.raises(va.RegularizeError, match=re.escape(
+    with pytest.raises(va.KernelError, match=re.escape(
             "op generic (linalg.generic): writes y and y both store to address 0 of y")):
         va.run_kernel(k, {"x": np.zeros((2, 3)), "y": np.zeros((2, 3))})
 
@@ -183,13 +183,13 @@ def test_inputs_are_checked():
     k = va.Kernel("args")
     k.argument("a", (2, 3))
     k.alloc((2,), name="t")
-    with pytest.raises(va.RegularizeError, match=re.escape(
+    with pytest.raises(va.KernelError, match=re.escape(
             "run_kernel: no input for argument a of shape [2, 3]")):
         va.run_kernel(k, {})
-    with pytest.raises(va.RegularizeError, match=re.escape(
+    with pytest.raises(va.KernelError, match=re.escape(
             "run_kernel: input a has shape [3, 2] but argument a has shape [2, 3]")):
         va.run_kernel(k, {"a": np.zeros((3, 2))})
-    with pytest.raises(va.RegularizeError, match=re.escape(
+    with pytest.raises(va.KernelError, match=re.escape(
             "run_kernel: input t is not an argument of args (arguments: a)")):
         va.run_kernel(k, {"a": np.zeros((2, 3)), "t": np.zeros(2)})
 
@@ -235,7 +235,7 @@ def single_op(kind: str, reads: list[tuple[int, ...]], writes: list[tuple[int, .
 def test_op_errors_name_the_op(kind: str, reads: list[tuple[int, ...]], writes: list[tuple[int, ...]],
                                kwargs: dict[str, object], message: str):
     k, inputs = single_op(kind, reads, writes, **kwargs)
-    with pytest.raises(va.RegularizeError, match=re.escape(message)):
+    with pytest.raises(va.KernelError, match=re.escape(message)):
         va.run_kernel(k, inputs)
 
 

@@ -35,7 +35,7 @@ from typing import IO, Any, TypeVar, cast
 
 import islpy as isl
 
-from .errors import ViewAlgebraError
+from .errors import InternalError, InvalidArgumentError, ViewAlgebraError, WorkerError
 
 T = TypeVar("T")
 
@@ -60,8 +60,7 @@ def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float |
     ``fn`` must be a module-level function, and ``args`` and its result picklable plain data:
     they cross to the worker process (ISL objects cannot).
     """
-    if timeout is not None and timeout <= 0:
-        raise ViewAlgebraError(f"{what}: timeout must be positive, got {timeout}")
+    check_timeout(timeout, what)
     worker = _thread_worker()
     if worker is None:
         return _local(fn, args, what)
@@ -74,6 +73,12 @@ def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float |
 
 class _CannotStart(Exception):
     """A worker process ended before it was ready."""
+
+
+def check_timeout(timeout: float | None, what: str) -> None:
+    """Refuse a timeout that is not a positive number of seconds (or ``None``: no limit)."""
+    if timeout is not None and not timeout > 0:
+        raise InvalidArgumentError(f"{what}: timeout must be positive seconds or None, got {timeout}")
 
 
 def timeouts_hold() -> bool:
@@ -91,7 +96,7 @@ def _local(fn: Callable[..., T], args: tuple[object, ...], what: str) -> T:
     try:
         return fn(*args)
     except isl.Error as e:
-        raise ViewAlgebraError(f"{what}: ISL failed: {e}") from None
+        raise InternalError(f"{what}: ISL failed: {e} (please report)") from None
 
 
 # {{{ workers
@@ -196,7 +201,7 @@ class _Worker:
                     f"{what}: no answer within {timeout:g} s; the view is too complex for an exact "
                     "answer in that time (raise timeout= to wait longer)") from None
             self.stop()
-            raise ViewAlgebraError(f"{what}: the worker process died without an answer")
+            raise WorkerError(f"{what}: the worker process died without an answer")
         kind, value, memory = pickle.loads(reply)
         if memory > WORKER_MEMORY_LIMIT:
             self.stop()
@@ -204,9 +209,9 @@ class _Worker:
             return cast(T, value)
         if kind == "raise":
             if isinstance(value, isl.Error):
-                raise ViewAlgebraError(f"{what}: ISL failed: {value}")
+                raise InternalError(f"{what}: ISL failed: {value} (please report)")
             raise cast(BaseException, value)
-        raise ViewAlgebraError(f"{what}: {value}")
+        raise InternalError(f"{what}: {value}")
 
 
 def send(fd: int, payload: bytes) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 # by the commands that use them, so that ``--help`` stays fast.
 from . import (
     Buffer,
+    CoordinateError,
+    InvalidTransformError,
     Kernel,
     ParsedMap,
     ParsedView,
@@ -276,7 +278,7 @@ def _views(args: argparse.Namespace, label: str, text: str) -> list[tuple[str, V
 
 def _built(v: ParsedView) -> View:
     if v.view is None:
-        raise v.error or ViewAlgebraError(f"{v.line}:{v.column}: cannot build view {v.name}")
+        raise v.error or InvalidTransformError(f"{v.line}:{v.column}: cannot build view {v.name}")
     return v.view
 
 
@@ -366,7 +368,7 @@ def _inverse(tm: TransformMap) -> dict[str, Any]:
 
 def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dict[str, Any]:
     if not 0 <= dim < view.rank:
-        raise ViewAlgebraError(f"dim {dim} out of range for a view of rank {view.rank}")
+        raise CoordinateError(f"dim {dim} out of range for a view of rank {view.rank}")
     from . import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))

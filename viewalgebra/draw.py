@@ -17,7 +17,7 @@ from typing import SupportsIndex
 
 import numpy as np
 
-from .errors import CoordinateError, ViewAlgebraError
+from .errors import CoordinateError, InvalidArgumentError, ViewAlgebraError
 from .maps.equations import dim_names
 from .maps.view import View, addresses_of
 from .vectorize import max_vector_length
@@ -72,7 +72,7 @@ def draw_svg(view: View, *, rows: int | None = None, cols: int | None = None,
     holding ``0 .. 31`` inside one outline (vector length 32 along dim 0).
     """
     if not isinstance(view, View):
-        raise ViewAlgebraError(f"draw_svg: expected a View, got {type(view).__name__}")
+        raise InvalidArgumentError(f"draw_svg: expected a View, got {type(view).__name__}")
     _check_options(cell, title)
     sl = _slice(view, rows, cols, fixed)
     vdim = _vector_dim(view, sl, vector_dim)

@@ -50,7 +50,31 @@ class TooComplexError(ViewAlgebraError):
 
 
 class RegularizeError(ViewAlgebraError):
-    """The regularizer cannot rewrite a kernel."""
+    """The regularizer cannot rewrite a kernel (an honest refusal, with the reason)."""
+
+
+class InvalidArgumentError(ViewAlgebraError, ValueError):
+    """An argument outside its range or of the wrong kind: a run length of 0, a negative timeout,
+    an unknown style."""
+
+
+class KernelError(ViewAlgebraError, ValueError):
+    """Misuse of the kernel graph: an unknown or twice-defined value, a view with no buffer below
+    it, an op the interpreter cannot run as built."""
+
+
+class RocmlirRuleError(ViewAlgebraError):
+    """rocMLIR's own rule fails on this input (in rocMLIR it would assert, divide by zero or read
+    out of range); the exact answer may still exist."""
+
+
+class WorkerError(ViewAlgebraError, RuntimeError):
+    """The worker process that bounds ISL work ended without an answer (killed from outside, or
+    out of memory)."""
+
+
+class InternalError(ViewAlgebraError, RuntimeError):
+    """A bug in viewalgebra, not in the input: please report it with the input that caused it."""
 
 
 class MlirParseError(TransformParseError):

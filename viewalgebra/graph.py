@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
-from .errors import RegularizeError
+from .errors import KernelError, RegularizeError
 from .maps.buffer import Buffer
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap
@@ -116,10 +116,10 @@ class Kernel:
         """A ``rock.transform`` chain on ``value``, maps top-first."""
         chain = tuple(maps)
         if not chain:
-            raise RegularizeError(f"view of {value}: a view needs at least one map")
+            raise KernelError(f"view of {value}: a view needs at least one map")
         below = self.shape(value)
         if chain[-1].lower_bounds != below:
-            raise RegularizeError(
+            raise KernelError(
                 f"view of {value}: the last map's lower bounds {list(chain[-1].lower_bounds)} != "
                 f"the shape of {value} {list(below)}")
         View(Buffer(below), chain)  # checks the chain's own bounds
@@ -131,7 +131,7 @@ class Kernel:
         """An op in program order; ``root=True`` marks a fusion root."""
         for v in (*reads, *writes):
             if v not in self.values:
-                raise RegularizeError(f"op {kind}: unknown value {v}")
+                raise KernelError(f"op {kind}: unknown value {v}")
         taken = {o.name for o in self.ops}
         base = name or kind.split(".")[-1]
         op_name, k = base, 0
@@ -145,7 +145,7 @@ class Kernel:
 
     def _unique(self, name: str) -> str:
         if name in self.values:
-            raise RegularizeError(f"value {name} is defined twice")
+            raise KernelError(f"value {name} is defined twice")
         return name
 
     def _add(self, value: Value) -> str:
@@ -175,7 +175,7 @@ class Kernel:
             if isinstance(v, BufferValue):
                 return value, tuple(maps)
             if value in seen:
-                raise RegularizeError(f"view {value} is defined through itself")
+                raise KernelError(f"view {value} is defined through itself")
             seen.add(value)
             maps.extend(v.maps)
             value = v.source
@@ -183,7 +183,7 @@ class Kernel:
     def buffer(self, value: str) -> BufferValue:
         v = self.values[self.chain(value)[0]]
         if not isinstance(v, BufferValue):  # chain() ends at a buffer
-            raise RegularizeError(f"{value} reaches no buffer")
+            raise KernelError(f"{value} reaches no buffer")
         return v
 
     def view_of(self, value: str) -> View:
@@ -244,7 +244,7 @@ class Kernel:
             links = self.writers(buffer) if loading else self.readers(buffer)
             links = [(o, v) for o, v in links if o.name != current.name]
             if not links:
-                raise RegularizeError(f"fused_views: %{buffer} has no {'writer' if loading else 'reader'}")
+                raise KernelError(f"fused_views: %{buffer} has no {'writer' if loading else 'reader'}")
             for fusee, used in links:
                 if not fusee.elementwise:
                     raise RegularizeError(f"fused_views: {fusee.name} ({fusee.kind}) is not elementwise")

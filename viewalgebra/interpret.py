@@ -21,7 +21,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from .errors import RegularizeError
+from .errors import KernelError
 from .graph import BufferValue, Kernel, Op
 
 FloatArray = npt.NDArray[np.float64]
@@ -71,7 +71,7 @@ def _initial_memory(kernel: Kernel, inputs: Mapping[str, npt.ArrayLike],
     arguments = [b.name for b in buffers if b.kind == "argument"]
     for name in inputs:
         if name not in arguments:
-            raise RegularizeError(
+            raise KernelError(
                 f"run_kernel: input {name} is not an argument of {kernel.name} "
                 f"(arguments: {', '.join(arguments) or 'none'})")
     memory: dict[str, FloatArray] = {}
@@ -81,7 +81,7 @@ def _initial_memory(kernel: Kernel, inputs: Mapping[str, npt.ArrayLike],
         elif b.name in inputs:
             array = np.array(inputs[b.name], dtype=np.float64)  # a copy: inputs stay unchanged
             if array.shape != b.shape:
-                raise RegularizeError(
+                raise KernelError(
                     f"run_kernel: input {b.name} has shape {list(array.shape)} but argument "
                     f"{b.name} has shape {list(b.shape)}")
             memory[b.name] = array
@@ -91,7 +91,7 @@ def _initial_memory(kernel: Kernel, inputs: Mapping[str, npt.ArrayLike],
             rng = np.random.default_rng([seed, zlib.crc32(b.name.encode())])
             memory[b.name] = rng.standard_normal(b.shape)
         else:
-            raise RegularizeError(
+            raise KernelError(
                 f"run_kernel: no input for argument {b.name} of shape {list(b.shape)}")
     return memory
 
@@ -112,7 +112,7 @@ class _Access:
             outside = valid & ((addresses < 0) | (addresses >= size))
             if outside.any():
                 point = tuple(int(c) for c in np.argwhere(outside)[0])
-                raise RegularizeError(
+                raise KernelError(
                     f"{value}: point {list(point)} is valid but its address "
                     f"{int(addresses[point])} is outside {buffer} (size {size})")
             self.cache[value] = (buffer, addresses, valid)
@@ -138,7 +138,7 @@ def _scatter(access: _Access, memory: dict[str, FloatArray], op: Op,
         for other, earlier in written.get(buffer, []):
             shared = np.intersect1d(earlier, targets)
             if shared.size:
-                raise RegularizeError(
+                raise KernelError(
                     f"op {op.name} ({op.kind}): writes {other} and {value} both store to "
                     f"address {int(shared[0])} of {buffer}")
         written.setdefault(buffer, []).append((value, targets))
@@ -156,7 +156,7 @@ def _check_injective(op: Op, value: str, buffer: str, targets: IntArray, points:
         k = int(duplicates[0])
         first = [int(c) for c in points[order[k]]]
         second = [int(c) for c in points[order[k + 1]]]
-        raise RegularizeError(
+        raise KernelError(
             f"op {op.name} ({op.kind}): writes {value} through a non-injective view: points "
             f"{first} and {second} both store to address {int(ordered[k])} of {buffer}")
 
@@ -167,11 +167,11 @@ def _compute(kernel: Kernel, op: Op, operands: list[FloatArray]) -> list[FloatAr
     if op.kind == "linalg.generic":
         shapes = {v: kernel.shape(v) for v in (*op.reads, *op.writes)}
         if len(set(shapes.values())) > 1:
-            raise RegularizeError(
+            raise KernelError(
                 f"{where}: an elementwise op needs operands of one shape, got "
                 + ", ".join(f"{v} {list(s)}" for v, s in shapes.items()))
         if op.fn is None:
-            raise RegularizeError(f"{where}: linalg.generic has no default body; pass fn=")
+            raise KernelError(f"{where}: linalg.generic has no default body; pass fn=")
     if op.fn is not None:
         returned: object = op.fn(*operands)
         if len(op.writes) == 1:
@@ -181,7 +181,7 @@ def _compute(kernel: Kernel, op: Op, operands: list[FloatArray]) -> list[FloatAr
         elif isinstance(returned, (tuple, list)):
             results = list(cast(Sequence[object], returned))
         else:
-            raise RegularizeError(
+            raise KernelError(
                 f"{where}: fn must return {len(op.writes)} arrays (one per write), got "
                 f"{type(returned).__name__}")
     elif op.kind == "memref.copy":
@@ -194,7 +194,7 @@ def _compute(kernel: Kernel, op: Op, operands: list[FloatArray]) -> list[FloatAr
         try:
             constant = float(value)
         except (TypeError, ValueError):
-            raise RegularizeError(f"{where}: value must be a number, got {value!r}") from None
+            raise KernelError(f"{where}: value must be a number, got {value!r}") from None
         results = [np.full(kernel.shape(op.writes[0]), constant, dtype=np.float64)]
     elif op.kind in GEMM_KINDS:
         _arity(op, 2, 1)
@@ -204,15 +204,15 @@ def _compute(kernel: Kernel, op: Op, operands: list[FloatArray]) -> list[FloatAr
         dims = _reduce_dims(op, operands[0].ndim)
         results = [np.sum(operands[0], axis=dims, keepdims=True)]
     else:
-        raise RegularizeError(f"{where}: no default semantics; pass fn=")
+        raise KernelError(f"{where}: no default semantics; pass fn=")
     if len(results) != len(op.writes):
-        raise RegularizeError(
+        raise KernelError(
             f"{where}: fn returned {len(results)} arrays for {len(op.writes)} writes")
     checked: list[FloatArray] = []
     for value, result in zip(op.writes, results, strict=True):
         array = np.asarray(result, dtype=np.float64)
         if array.shape != kernel.shape(value):
-            raise RegularizeError(
+            raise KernelError(
                 f"{where}: the result for {value} has shape {list(array.shape)} but {value} has "
                 f"shape {list(kernel.shape(value))}")
         checked.append(array)
@@ -221,7 +221,7 @@ def _compute(kernel: Kernel, op: Op, operands: list[FloatArray]) -> list[FloatAr
 
 def _arity(op: Op, reads: int, writes: int) -> None:
     if len(op.reads) != reads or len(op.writes) != writes:
-        raise RegularizeError(
+        raise KernelError(
             f"op {op.name} ({op.kind}): needs {reads} reads and {writes} writes, got "
             f"{len(op.reads)} reads ({', '.join(op.reads) or 'none'}) and {len(op.writes)} writes "
             f"({', '.join(op.writes) or 'none'})")
@@ -229,7 +229,7 @@ def _arity(op: Op, reads: int, writes: int) -> None:
 
 def _same_shape(kernel: Kernel, op: Op, a: str, b: str) -> None:
     if kernel.shape(a) != kernel.shape(b):
-        raise RegularizeError(
+        raise KernelError(
             f"op {op.name} ({op.kind}): {a} has shape {list(kernel.shape(a))} but {b} has "
             f"shape {list(kernel.shape(b))}")
 
@@ -239,7 +239,7 @@ def _gemm(kernel: Kernel, op: Op, a: FloatArray, b: FloatArray) -> FloatArray:
     sa, sb, sc = kernel.shape(name_a), kernel.shape(name_b), kernel.shape(name_c)
     if not (len(sa) == len(sb) == len(sc) == 3 and sa[0] == sb[0] == sc[0] and sa[1] == sb[1]
             and sc[1:] == (sa[2], sb[2])):
-        raise RegularizeError(
+        raise KernelError(
             f"op {op.name} ({op.kind}): needs A [G, K, M], B [G, K, N], C [G, M, N], got "
             f"{name_a} {list(sa)}, {name_b} {list(sb)}, {name_c} {list(sc)}")
     return np.einsum("gkm,gkn->gmn", a, b)
@@ -250,13 +250,13 @@ def _reduce_dims(op: Op, rank: int) -> tuple[int, ...]:
     dims: object = op.attr("dims")
     items = list(cast(Sequence[object], dims)) if isinstance(dims, (tuple, list)) else None
     if items is None or not all(isinstance(d, int) and not isinstance(d, bool) for d in items):
-        raise RegularizeError(f"{where}: dims must be a tuple of ints, got {dims!r}")
+        raise KernelError(f"{where}: dims must be a tuple of ints, got {dims!r}")
     out = tuple(cast(int, d) for d in items)
     for d in out:
         if not 0 <= d < rank:
-            raise RegularizeError(
+            raise KernelError(
                 f"{where}: dim {d} is outside [0, {rank}) for {op.reads[0]} of rank {rank}")
     if len(set(out)) != len(out):
-        raise RegularizeError(f"{where}: dims {list(out)} repeat a dim")
+        raise KernelError(f"{where}: dims {list(out)} repeat a dim")
     return out
 

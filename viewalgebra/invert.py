@@ -24,9 +24,9 @@ from typing import Literal
 import islpy as isl
 import numpy as np
 
-from .budget import run_bounded
+from .budget import check_timeout, run_bounded
 from .cache import AnswerCache
-from .errors import InvalidTransformError, NotInvertibleError, ViewAlgebraError
+from .errors import InvalidTransformError, NotInvertibleError, TooComplexError
 from .maps.chain import Chain
 from .maps.evaluate import evaluate_array, evaluate_chain
 from .maps.relations import box, chain_function, identity_on, point_coords
@@ -455,7 +455,7 @@ def _enumerated_witness(chain: tuple[TransformMap, ...], limit: int = ENUMERATE_
         for m in chain:
             lower, ok = evaluate_array(m, lower)
             valid &= ok
-    except ViewAlgebraError:  # beyond 64-bit integers: left to ISL
+    except TooComplexError:  # beyond 64-bit integers: left to ISL
         return None
     upper, lower = upper[valid], lower[valid]
     order = np.lexsort(lower.T[::-1]) if lower.shape[1] else np.arange(len(lower))
@@ -478,6 +478,7 @@ def invert(maps: Chain | TransformMap | View | Sequence[TransformMap] | str, *,
     ``<Embed{1, 1} ...>`` of a sliding window is ``not-injective`` with a witness pair.
     ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
     """
+    check_timeout(timeout, "invert")
     return _invert(_chain(maps), timeout)
 
 

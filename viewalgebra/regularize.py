@@ -25,7 +25,7 @@ import islpy as isl
 
 from .budget import run_bounded
 from .cache import on_clear
-from .errors import RegularizeError, ViewAlgebraError
+from .errors import InternalError, InvalidArgumentError, RegularizeError, ViewAlgebraError
 from .graph import BufferValue, Kernel, KernelIndex, Op, with_operands
 from .invert import Inverse, invert
 from .maps.relations import box, chain_function, identity_on
@@ -93,7 +93,7 @@ def regularize(kernel: Kernel, style: Literal["seed", "rocmlir"] = "seed", *,
     if style == "rocmlir":
         return _regularize_rocmlir(kernel, max_iterations)
     if style != "seed":
-        raise RegularizeError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
+        raise InvalidArgumentError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
     k = kernel.copy()
     g = KernelIndex(k)
     _check_writers(g)
@@ -238,7 +238,7 @@ def _prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tupl
            *, exact: bool, what: str) -> None:
     """ISL's check that an operand reaches the same elements after a rewrite as before."""
     if not run_bounded(_same_access, (shape, before, after, exact), ISL_TIMEOUT, what):
-        raise RegularizeError(f"internal: {what} failed its ISL proof (please report)")
+        raise InternalError(f"internal: {what} failed its ISL proof (please report)")
 
 
 def _same_access(shape: tuple[int, ...], before: tuple[TransformMap, ...],
@@ -324,7 +324,7 @@ def _rewrite_r2(g: KernelIndex, op: Op, operand: str, anchor: str, result: Inver
     _, chain = g.chain(operand)
     inverse, exact = result.maps, not result.has_padding
     if inverse is None:  # checked by _inverse_to_push
-        raise RegularizeError(f"R2 at {op.name}: %{operand} lost its inverse")
+        raise InternalError(f"internal: R2 at {op.name}: %{operand} lost its inverse (please report)")
 
     def moved(v: str) -> str:
         if v == operand:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import CoordinateError, ViewAlgebraError
+from .errors import CoordinateError, InternalError, InvalidArgumentError, RocmlirRuleError
 from .maps.syntax import print_transform_map
 from .maps.transform_map import TransformMap, blocking_problems
 from .maps.transforms import (
@@ -98,14 +98,14 @@ ContiguousGroups = Mapping[GroupKey, tuple[frozenset[int], ...]]
 def _gcd(a: int, b: int) -> int:
     """``math_util::gcd``: absolute values, ``gcd(x, 0) = x``; ``gcd(0, 0)`` asserts."""
     if a == 0 and b == 0:
-        raise ViewAlgebraError("rocMLIR gcd(0, 0) is undefined (an assert in math_util::gcd)")
+        raise RocmlirRuleError("rocMLIR gcd(0, 0) is undefined (an assert in math_util::gcd)")
     return math.gcd(a, b)
 
 
 def _div(a: int, b: int, what: str) -> int:
     """C++ ``int64_t`` division (truncates toward zero); division by zero is an error."""
     if b == 0:
-        raise ViewAlgebraError(f"{what}: division by zero ({a} / 0)")
+        raise RocmlirRuleError(f"{what}: division by zero ({a} / 0)")
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
 
@@ -113,14 +113,14 @@ def _div(a: int, b: int, what: str) -> int:
 def _at(data: Sequence[VectorizationInfo | None], dim: int, what: str) -> VectorizationInfo | None:
     """``IndexedMap::operator[]``: out-of-range indices assert in rocMLIR."""
     if not 0 <= dim < len(data):
-        raise ViewAlgebraError(f"{what}: dim {dim} out of range for a space of rank {len(data)}")
+        raise RocmlirRuleError(f"{what}: dim {dim} out of range for a space of rank {len(data)}")
     return data[dim]
 
 
 def _store(result: list[VectorizationInfo | None], dim: int, info: VectorizationInfo | None,
            what: str) -> None:
     if not 0 <= dim < len(result):
-        raise ViewAlgebraError(
+        raise RocmlirRuleError(
             f"{what}: lower dim {dim} out of range for a lower space of rank {len(result)}")
     result[dim] = info
 
@@ -128,7 +128,7 @@ def _store(result: list[VectorizationInfo | None], dim: int, info: Vectorization
 def _param(params: Sequence[int], k: int, what: str) -> int:
     """``ArrayRef::operator[]`` on a transform's params: out of range asserts in rocMLIR."""
     if not 0 <= k < len(params):
-        raise ViewAlgebraError(f"{what}: parameter {k} missing (the op has {len(params)} params)")
+        raise RocmlirRuleError(f"{what}: parameter {k} missing (the op has {len(params)} params)")
     return params[k]
 
 
@@ -306,7 +306,7 @@ def _embed_as_unmerge(tm: TransformMap, op: Embed) -> tuple[list[int], list[int]
         return None
     slowest = data[-1][1]
     if not 0 <= slowest < len(tm.upper_bounds):
-        raise ViewAlgebraError(
+        raise RocmlirRuleError(
             f"findContiguousGroups: {_describe(op)}: upper dim {slowest} out of range for upper "
             f"bounds {list(tm.upper_bounds)}")
     params.append(tm.upper_bounds[slowest])
@@ -334,7 +334,8 @@ def _map_groups(tm: TransformMap, dim_to_merge: _DimToMerge, groups: _Groups) ->
             case Unmerge():
                 _find_contiguous_groups_unmerge(op.upper_dims, op.params, dim_to_merge, groups)
             case _:
-                raise ViewAlgebraError(f"findContiguousGroups: unknown transform {op!r}")
+                raise InternalError(
+                    f"internal: findContiguousGroups: unknown transform {op!r} (please report)")
     return this
 
 
@@ -394,7 +395,8 @@ def propagate_vectorization_info(tm: TransformMap, data: VectorizationData,
                 classes = (groups or {}).get((tm, op), ())
                 _propagate_merge(op, data, classes, result, what)
             case _:
-                raise ViewAlgebraError(f"propagateVectorizationInfo: unknown transform {op!r}")
+                raise InternalError(
+                    f"internal: propagateVectorizationInfo: unknown transform {op!r} (please report)")
     return tuple(result)
 
 
@@ -556,7 +558,7 @@ def rocmlir_vector_length(view: View, dim: int, length: int | None = None, *,
         raise CoordinateError(f"rocmlir_vector_length: dim {dim} out of range for rank {view.rank}")
     run = view.shape[dim] if length is None else length
     if run < 1:
-        raise ViewAlgebraError(f"rocmlir_vector_length: length must be at least 1, got {run}")
+        raise InvalidArgumentError(f"rocmlir_vector_length: length must be at least 1, got {run}")
     initial = VectorizationInfo(run, 1, run)
     data: VectorizationData = tuple(initial if d == dim else None for d in range(view.rank))
     last = view
@@ -632,7 +634,7 @@ class RocmlirInversion:
 
     def __post_init__(self) -> None:
         if (self.maps is None) == (self.reason is None):
-            raise ViewAlgebraError("RocmlirInversion: exactly one of maps and reason must be None")
+            raise InvalidArgumentError("RocmlirInversion: exactly one of maps and reason must be None")
 
     def __str__(self) -> str:
         if self.maps is None:
@@ -654,7 +656,7 @@ def _new_upper_names(tm: TransformMap) -> tuple[str, ...]:
     for op in tm.ops:
         for name, dim in zip(op.lower_names, op.lower_dims, strict=True):
             if not 0 <= dim < len(names):
-                raise ViewAlgebraError(
+                raise RocmlirRuleError(
                     f"invertTransformMap: {_describe(op)}: lower dim {dim} out of range for lower "
                     f"bounds {list(tm.lower_bounds)} (an assert in rocMLIR)")
             names[dim] = name
@@ -667,7 +669,7 @@ def _name_resolver(names: tuple[str, ...]) -> Callable[[str], int]:
 
     def start(name: str) -> int:
         if name not in indices:
-            raise ViewAlgebraError(
+            raise RocmlirRuleError(
                 f"invertTransformMap: no dim is named {name!r} in the new upper space "
                 f"{list(names)} (an assert in rocMLIR's builder)")
         return indices[name]
@@ -702,7 +704,7 @@ def _invert_op(op: Transform, start: Callable[[str], int],
         case Pad() | Slice() | Embed() | Broadcast():
             raise _InversionFailed(f"{op.kind} is unsupported")
         case _:
-            raise ViewAlgebraError(f"invertTransformMap: unknown transform {op!r}")
+            raise InternalError(f"internal: invertTransformMap: unknown transform {op!r} (please report)")
 
 
 def _uninject(op: ConstDim, k: int, start: Callable[[str], int],
@@ -730,7 +732,7 @@ def _invert_map(tm: TransformMap) -> TransformMap:
     inverse = TransformMap(tuple(ops), tm.lower_bounds, lower_bounds, strict=False)
     blocking = blocking_problems(inverse)
     if blocking:
-        raise ViewAlgebraError(
+        raise RocmlirRuleError(
             "invertTransformMap: the inverse has no defined meaning (rocMLIR's builder asserts): "
             + "; ".join(p.message for p in blocking))
     return inverse
@@ -743,7 +745,7 @@ def rocmlir_invert(maps: TransformMap | Sequence[TransformMap]) -> RocmlirInvers
     by name (duplicate names resolve to the last index), only PassThrough, Merge, Unmerge, ``AddDim{1}``
     and unit ``ConstDim{0, 1}`` invert, and bounds are not checked (the result is built with
     ``strict=False``). A chain is inverted bottom map first; any failure fails the whole chain.
-    Where rocMLIR's builder would assert this raises ``ViewAlgebraError``.
+    Where rocMLIR's builder would assert this raises ``RocmlirRuleError``.
 
     Example: ``<PassThrough ["a", "b"] at [0, 1] -> ["a", "c"] at [0, 2]>, <ConstDim{0, 1} [] at
     [] -> ["b"] at [1]>`` over ``[8, 3] -> [8, 1, 3]`` inverts to ``<PassThrough ["a", "c"] at

@@ -19,9 +19,15 @@ from typing import Literal, Protocol
 import islpy as isl
 import numpy as np
 
-from .budget import run_bounded
+from .budget import check_timeout, run_bounded
 from .cache import AnswerCache, on_clear
-from .errors import CoordinateError, ViewAlgebraError
+from .errors import (
+    CoordinateError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidTransformError,
+    TooComplexError,
+)
 from .maps.buffer import dtype_bits
 from .maps.evaluate import IntArray
 from .maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
@@ -116,9 +122,10 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
         raise CoordinateError(f"max_vector_length: dim {dim} out of range for rank {view.rank}")
     run = view.shape[dim] if length is None else length
     if run < 1:
-        raise ViewAlgebraError(f"max_vector_length: run length must be at least 1, got {run}")
+        raise InvalidArgumentError(f"max_vector_length: run length must be at least 1, got {run}")
     if max_elements is not None and max_elements < 1:
-        raise ViewAlgebraError(f"max_vector_length: max_elements must be at least 1, got {max_elements}")
+        raise InvalidArgumentError(f"max_vector_length: max_elements must be at least 1, got {max_elements}")
+    check_timeout(timeout, "max_vector_length")
     query = (view, dim, run, max_elements, power_of_two, aligned, rocmlir_compatible)
     cached = ANSWERS.get(query)
     if cached is not None:
@@ -234,7 +241,8 @@ def _enumerated(view: View, dim: int) -> _Enumerated | None:
     """The numpy facts of a small view; ``None`` where numpy cannot evaluate it exactly."""
     try:
         addr, valid = addresses_in_box(view, all_points(view.shape))
-    except ViewAlgebraError:  # beyond 64-bit integers, or a map numpy cannot evaluate: ISL decides
+    except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers, or a map numpy
+        # cannot evaluate: ISL decides
         return None
     return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
 
@@ -262,7 +270,7 @@ def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray,
     points[:, dim] = np.tile(positions, len(lines))
     try:
         addr, valid = addresses_in_box(view, points)
-    except ViewAlgebraError:  # beyond 64-bit integers: ISL decides alone
+    except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers: ISL decides alone
         return []
     addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
@@ -389,7 +397,7 @@ class _Steps:
 
     def _pieces(self) -> tuple[isl.BasicSet, ...]:
         if not self.isl_allowed:
-            raise ViewAlgebraError("internal: an answer settled without ISL needed ISL (please report)")
+            raise InternalError("internal: an answer settled without ISL needed ISL (please report)")
         return bad_steps(self.view, self.dim)
 
     def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
@@ -473,16 +481,16 @@ def _witness(view: View, dim: int, c: int, size: int, g: int, found: list[tuple[
         # so one of them lies inside a c-piece.
         p = next((p for p in found if (p[dim] + 1) % c), None)
         if p is None:
-            raise ViewAlgebraError(f"internal: no bad step refutes {c} although {c} does not divide {g}")
+            raise InternalError(f"internal: no bad step refutes {c} although {c} does not divide {g}")
         q = tuple(x + 1 if k == dim else x for k, x in enumerate(p))
         a, b = view.address(p), view.address(q)
         if a is None and b is None:
-            raise ViewAlgebraError(f"internal: the bad step {p} -> {q} is invalid at both ends")
+            raise InternalError(f"internal: the bad step {p} -> {q} is invalid at both ends")
         reason: Reason = "address jump" if a is not None and b is not None else "mixed validity"
         return Witness(c, reason, p, q, (a, b))
     x = facts.misaligned(c)
     if x is None:
-        raise ViewAlgebraError(f"internal: {c} divides {g} and is aligned, yet was not legal")
+        raise InternalError(f"internal: {c} divides {g} and is aligned, yet was not legal")
     return Witness(c, "misaligned", x, None, (view.address(x),))
 
 

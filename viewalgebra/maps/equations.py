@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ..cache import on_clear
+from ..errors import InternalError
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful
 from .transforms import (
@@ -92,7 +93,7 @@ def _lower_exprs(op: Transform) -> list[A.AffineExpr]:
         case AddDim():
             return []
         case _:
-            raise AssertionError(f"unreachable: {op!r}")
+            raise InternalError(f"internal: unknown transform {op!r} (please report)")
 
 
 def _merge_exprs(x: A.AffineExpr, sizes: tuple[int, ...]) -> list[A.AffineExpr]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import CoordinateError, ViewAlgebraError
+from ..errors import CoordinateError, InternalError, TooComplexError
 from . import affine as A
 from .affine import evaluate_expr
 from .equations import affine_map_of, validity_checks
@@ -77,7 +77,7 @@ def magnitude(e: A.AffineExpr, bounds: Sequence[int]) -> int:
 def require_int64(magnitudes: Sequence[int], what: str) -> None:
     """Refuse numpy evaluation whose int64 arithmetic could overflow (it would wrap silently)."""
     if any(m > INT64_MAX for m in magnitudes):
-        raise ViewAlgebraError(
+        raise TooComplexError(
             f"{what}: values can reach {max(magnitudes)}, beyond 64-bit integers; "
             "use the scalar evaluation or the ISL relation instead")
 
@@ -162,7 +162,7 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
             case AddDim():
                 pass
             case _:
-                raise AssertionError(f"unreachable: {op!r}")
+                raise InternalError(f"internal: unknown transform {op!r} (please report)")
     return out, valid
 
 

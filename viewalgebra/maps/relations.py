@@ -14,7 +14,7 @@ from functools import lru_cache
 import islpy as isl
 
 from ..cache import on_clear
-from ..errors import ViewAlgebraError
+from ..errors import InvalidArgumentError, InvalidTransformError
 from . import affine as A
 from .equations import affine_map_of, validity_checks
 from .transform_map import TransformMap
@@ -38,12 +38,12 @@ def _aff(e: A.AffineExpr, ls: isl.LocalSpace) -> isl.Aff:
     if e.op == "+":
         return lhs.add(_aff(e.rhs, ls))
     if not isinstance(e.rhs, A.ConstExpr):
-        raise ViewAlgebraError(f"not affine: {A.print_expr(e)}")
+        raise InvalidTransformError(f"not affine: {A.print_expr(e)}")
     c = e.rhs.value
     if e.op == "*":
         return lhs.scale_val(val(c))
     if c <= 0:
-        raise ViewAlgebraError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
+        raise InvalidTransformError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
     if e.op == "floordiv":
         return lhs.scale_down_val(val(c)).floor()
     if e.op == "ceildiv":
@@ -119,7 +119,7 @@ def chain_function(maps: tuple[TransformMap, ...]) -> isl.PwMultiAff:
     validity check is a hazard that ``lint`` reports, not a silent invalid point.
     """
     if not maps:
-        raise ViewAlgebraError("chain_function: an empty chain has no spaces")
+        raise InvalidTransformError("chain_function: an empty chain has no spaces")
     f = formula(maps[0])
     for m in maps[1:]:
         f = formula(m).pullback_pw_multi_aff(f)
@@ -195,7 +195,7 @@ def same_relation(a: TransformMap | View, b: TransformMap | View) -> bool:
     (``==`` is structural equality of the values.)
     """
     if type(a) is not type(b):
-        raise ViewAlgebraError(
+        raise InvalidArgumentError(
             f"same_relation: cannot compare a {type(a).__name__} with a {type(b).__name__}")
     if isinstance(a, TransformMap) and isinstance(b, TransformMap):
         if a.upper_bounds != b.upper_bounds or a.lower_rank != b.lower_rank:

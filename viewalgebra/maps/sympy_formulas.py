@@ -18,7 +18,7 @@ from typing import cast
 
 import sympy
 
-from ..errors import InvalidTransformError, TooComplexError, ViewAlgebraError
+from ..errors import InvalidTransformError, TooComplexError
 from . import affine as A
 from .equations import affine_map_of
 from .transform_map import TransformMap
@@ -94,10 +94,10 @@ def _substitute(e: A.AffineExpr, values: tuple[A.AffineExpr, ...]) -> A.AffineEx
 def _constant_rhs(e: A.BinaryExpr) -> int:
     """The constant right side of a non-``+`` expression; positive for the divisions."""
     if not isinstance(e.rhs, A.ConstExpr):
-        raise ViewAlgebraError(f"not affine: {A.print_expr(e)}")
+        raise InvalidTransformError(f"not affine: {A.print_expr(e)}")
     c = e.rhs.value
     if e.op != "*" and c <= 0:
-        raise ViewAlgebraError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
+        raise InvalidTransformError(f"division by the non-positive constant {c}: {A.print_expr(e)}")
     return c
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..cache import on_clear
-from ..errors import InvalidTransformError, ViewAlgebraError
+from ..errors import InvalidTransformError, TooComplexError
 from .buffer import Buffer
 from .equations import affine_map_of
 from .evaluate import (
@@ -128,7 +128,7 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
     view (from the bounds, not from the points) instead of per map and call; ``ViewAlgebraError``
     where the bounds let a value leave 64-bit integers (``addresses_of`` may still evaluate it)."""
     if not _fits_int64(view):
-        raise ViewAlgebraError("addresses_in_box: values can leave 64-bit integers")
+        raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
     coords = points
     valid = np.ones(coords.shape[0], dtype=np.bool_)
     for m in view.maps:
