@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import islpy
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
@@ -137,3 +138,29 @@ def test_equivalent_says_what_it_compares_and_why_not():
         result.images[0])
     with pytest.raises(va.InvalidTransformError, match=re.escape("use Chain.of(view)")):
         va.equivalent(row_major, tm)
+
+
+def isl_pairs(m) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    n_in = m.dim(islpy.dim_type.in_)
+    found: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    m.wrap().foreach_point(lambda p: found.add(
+        (tuple(p.get_coordinate_val(islpy.dim_type.set, k).to_python() for k in range(n_in)),
+         tuple(p.get_coordinate_val(islpy.dim_type.set, k).to_python()
+               for k in range(n_in, p.get_space().dim(islpy.dim_type.set))))))
+    return found
+
+
+@settings(derandomize=True, deadline=None, max_examples=150)
+@given(view=views(max_maps=3, max_points=120).filter(lambda v: all(n > 0 for n in v.shape)))
+def test_isl_objects_equal_enumeration(view):
+    chain = va.Chain.of(view)
+    expected = {u: image for u, image in images(chain).items() if image is not None}
+    assert isl_pairs(va.isl.coordinates(view)) == set(expected.items())
+    assert isl_pairs(va.isl.coordinates(chain)) == set(expected.items())
+    valid = set()
+    va.isl.valid_points(view).foreach_point(lambda p: valid.add(
+        tuple(p.get_coordinate_val(islpy.dim_type.set, k).to_python() for k in range(len(view.shape)))))
+    assert valid == set(expected)
+    addr, ok = view.addresses()
+    assert isl_pairs(va.isl.addresses(view)) == {
+        (tuple(int(c) for c in u), (int(addr[tuple(u)]),)) for u in np.argwhere(ok)}

@@ -8,6 +8,7 @@ rules are imported on first use of one of their names (PEP 562).
 import importlib
 from typing import TYPE_CHECKING
 
+from . import isl
 from .budget import QueryTimeoutError
 from .cache import clear_caches
 from .equivalence import Equivalence, equivalent
@@ -206,6 +207,7 @@ __all__ = [
     "format_formulas",
     "formulas",
     "invert",
+    "isl",
     "lint",
     "map_function",
     "max_vector_length",
