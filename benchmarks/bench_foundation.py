@@ -33,9 +33,8 @@ import viewalgebra as va  # noqa: E402
 
 # The benchmark needs the package's internals (the numpy path on given points), which the public
 # API does not expose.
-from viewalgebra.cache import clear_caches  # noqa: E402, TID251
-from viewalgebra.maps import relations  # noqa: E402, TID251
-from viewalgebra.maps.view import addresses_of  # noqa: E402, TID251
+from viewalgebra._maps import relations  # noqa: E402, TID251
+from viewalgebra._maps.view import addresses_of  # noqa: E402, TID251
 
 EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
 BUFFER = va.Buffer((64, 256, 56, 56), "f32")
@@ -56,7 +55,7 @@ def measure(label: str, run: Callable[[], object], repeat: int, *, cold: bool) -
     seconds: list[float] = []
     for _ in range(repeat):
         if cold:
-            clear_caches()
+            va.clear_caches()
         start = time.perf_counter()
         run()
         seconds.append(time.perf_counter() - start)
@@ -65,7 +64,7 @@ def measure(label: str, run: Callable[[], object], repeat: int, *, cold: bool) -
 
 def load_view(text: str) -> va.View:
     """The bundled stack as a view (the file lists the maps lowest first, a view top first)."""
-    entries = va.parse_mlir_transform_maps(text, strict=True)
+    entries = va.text.parse_mlir_transform_maps(text, strict=True)
     maps = [e.map for e in entries]
     if any(m is None for m in maps):
         raise SystemExit(f"{EXAMPLE}: a map was rejected")
@@ -111,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("lint findings on the bundled view:\n" + "\n".join(map(str, findings)))
 
     parse = measure("(a) parse .mlir (4 maps, strict)",
-                    lambda: va.parse_mlir_transform_maps(text, strict=True), repeat, cold=True)
+                    lambda: va.text.parse_mlir_transform_maps(text, strict=True), repeat, cold=True)
     build = measure("(b) address_function(view), cold cache",
                     lambda: relations.address_function(view), repeat, cold=True)
     numpy_path = measure(f"(c) addresses_of, {args.points} points (numpy)",

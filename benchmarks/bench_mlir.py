@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         regular = {style: median_time(lambda style=style, k=k: va.regularize(k, style), repeat)
                    for style in ("seed", "rocmlir")}
         write = median_time(lambda module=module, done=done: va.write_mlir(module, done), repeat)
-        run = median_time(lambda k=k: va.run_kernel(k, {}, seed=0), repeat)
+        run = median_time(lambda k=k: va.kernel.run_kernel(k, {}, seed=0), repeat)
         points = sum(int(math.prod(f.kernel.shape(v))) for op in f.kernel.ops
                      for v in (*op.reads, *op.writes))
         print(f"{name[:48]:48} {ms(read)} {ms(regular['seed'])} {ms(regular['rocmlir'])} {ms(write)} "

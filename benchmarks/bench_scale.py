@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 from timing import median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra.mlir.reader import GenericText, OpText, Slot  # noqa: E402
+from viewalgebra._mlir.reader import GenericText, OpText, Slot  # noqa: E402, TID251 -- builds large kernels directly
 
 Row = tuple[str, float, str, float | None, str]
 
@@ -35,14 +35,14 @@ def transpose(upper: tuple[int, ...], lower: tuple[int, ...]) -> va.TransformMap
         f'["g", "x", "y"] at [0, 2, 1]>] bounds = {list(upper)} -> {list(lower)}>')
 
 
-def fusee_chain(n: int, side_inputs: bool = False) -> va.MlirModule:
+def fusee_chain(n: int, side_inputs: bool = False) -> va.mlir.MlirModule:
     """A gemm root and ``n`` elementwise fusees, each reading the previous one's output through a
     transpose (and, with ``side_inputs``, an argument of its own); the last writes ``%out``.
 
     Built with the ``Kernel`` API, then given the text of its ops, as if read from MLIR, so that
     ``write_mlir`` can write it.
     """
-    k = va.Kernel("chain")
+    k = va.kernel.Kernel("chain")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 5))
     current = k.alloc((1, 4, 5), name="c")
     gemm = k.op("rock.gridwise_gemm", reads=[a, b], writes=[current], root=True, name="gemm")
@@ -62,7 +62,7 @@ def fusee_chain(n: int, side_inputs: bool = False) -> va.MlirModule:
     syntax: dict[str, OpText | GenericText] = {op.name: GenericText(body) for op in k.ops[1:]}
     syntax["gemm"] = OpText(("rock.gridwise_gemm ", Slot("write", 0), " = ", Slot("read", 0), " * ",
                              Slot("read", 1), f" : {c_type} = {a_type} * {b_type}"), shapes)
-    return va.MlirModule((va.MlirFunction(k, True, 1, syntax=tuple(syntax.items())),))
+    return va.mlir.MlirModule((va.mlir.MlirFunction(k, True, 1, syntax=tuple(syntax.items())),))
 
 
 def regularize_time(n: int, style: Literal["seed", "rocmlir"], repeat: int) -> float:

@@ -23,7 +23,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 from conv_stack import conv2d_input_view, gemm_tiling_view  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra import budget  # noqa: E402, TID251
+from viewalgebra import _budget as budget  # noqa: E402, TID251
 
 Row = tuple[str, float, str, float | None, str]
 
@@ -71,7 +71,7 @@ def thread_rows() -> list[Row]:
         gemm_tiling_view(g, 4, m) for g in (1, 2) for m in (4, 8)]
     queries = [(v, d) for v in views for d in range(v.rank)] * 4
 
-    def ask(q: tuple[va.View, int]) -> va.VectorLength:
+    def ask(q: tuple[va.View, int]) -> va.answers.VectorLength:
         return va.max_vector_length(q[0], q[1])
 
     va.clear_caches()
@@ -93,7 +93,7 @@ def thread_rows() -> list[Row]:
             began = time.monotonic()
             try:
                 budget.run_bounded(time.sleep, (30,), 1.0, "sleep")
-            except va.QueryTimeoutError:
+            except va.errors.QueryTimeoutError:
                 return time.monotonic() - began
             raise SystemExit("the timeout did not hold")
 

@@ -25,7 +25,7 @@ from oracle import legal_lengths  # noqa: E402
 from timing import ROOT, median_time, ms  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra.rocmlir import rocmlir_vector_length  # noqa: E402, TID251
+from viewalgebra.rocmlir import rocmlir_vector_length  # noqa: E402
 
 
 def conformance_views() -> list[tuple[str, va.View, int, int | None]]:
@@ -37,7 +37,7 @@ def conformance_views() -> list[tuple[str, va.View, int, int | None]]:
         if case["category"] != "vectorization" or "transform_chain_top_to_bottom" not in inp:
             continue
         maps = [va.parse_transform_map(m["text"], strict=False) for m in inp["transform_chain_top_to_bottom"]]
-        view = va.View(va.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
+        view = va.View(va.text.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
         found.append((case["id"], view, inp["in_dim"], inp["in_dim_len"]))
     return found
 
@@ -50,8 +50,9 @@ def file_views() -> list[tuple[str, va.View, int]]:
     tests/data (the verifier tests' views, which define a dim twice, have no answer)."""
     found = []
     for path in sorted((ROOT / "tests" / "data" / "rocmlir").glob("*.mlir")):
-        for k, parsed in enumerate(va.parse_mlir_views(path.read_text())):
-            if parsed.view is None or any(p.blocking for m in parsed.view.maps for p in va.problems(m)):
+        for k, parsed in enumerate(va.text.parse_mlir_views(path.read_text())):
+            if parsed.view is None or any(p.blocking for m in parsed.view.maps
+                                          for p in va.transforms.problems(m)):
                 continue
             found.extend((f"{path.name}:{k}", parsed.view, d) for d in range(parsed.view.rank))
     return found

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
-from viewalgebra.cache import clear_caches  # noqa: E402, TID251
+from viewalgebra import clear_caches  # noqa: E402
 
 
 def median_time(run: Callable[[], object], repeat: int) -> float:

@@ -33,7 +33,7 @@ def legal_lengths(view: va.View, dim: int, run: int, *, aligned: bool = False) -
     return legal
 
 
-def check_witness(view: va.View, dim: int, w: va.Witness) -> None:
+def check_witness(view: va.View, dim: int, w: va.answers.Witness) -> None:
     """Assert that a witness really refutes its length."""
     c, size = w.length, view.shape[dim]
     assert all(0 <= x < n for x, n in zip(w.point, view.shape, strict=True))

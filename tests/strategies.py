@@ -223,11 +223,7 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
     return va.TransformMap(tuple(transforms), tuple(upper_bounds), lower)
 
 
-_TYPES: dict[str, type[va.Transform]] = {
-    "PassThrough": va.PassThrough, "Pad": va.Pad, "Slice": va.Slice, "Embed": va.Embed,
-    "Unmerge": va.Unmerge, "Merge": va.Merge, "AddDim": va.AddDim, "Broadcast": va.Broadcast,
-    "ConstDim": va.ConstDim,
-}
+_TYPES: dict[str, type[va.transforms.Transform]] = {kind: getattr(va.transforms, kind) for kind in KINDS}
 
 
 @st.composite

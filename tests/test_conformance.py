@@ -15,7 +15,7 @@ VALID_FILES = [f for f in ROCMLIR_FILES if f != INVALID_FILE]
 
 
 def _entries(path):
-    return va.parse_mlir_transform_maps(path.read_text(), errors="collect")
+    return va.text.parse_mlir_transform_maps(path.read_text(), errors="collect")
 
 
 # {{{ verifier
@@ -71,7 +71,7 @@ def test_every_map_loads_leniently_and_round_trips(path):
     for e in entries:
         assert e.error is None, (e.line, e.error)
         assert e.map is not None
-        meaningful = not any(p.blocking for p in va.problems(e.map))
+        meaningful = not any(p.blocking for p in va.transforms.problems(e.map))
         text = va.print_transform_map(e.map, affine_map=None if meaningful else e.written)
         again = va.parse_transform_map(text, strict=False)
         assert again == e.map
@@ -88,7 +88,7 @@ def test_exactly_the_known_maps_need_strict_false():
             assert e.map is not None
             try:
                 va.TransformMap(e.map.ops, e.map.upper_bounds, e.map.lower_bounds)
-            except va.InvalidTransformError:
+            except va.errors.InvalidTransformError:
                 lenient_only.add((path.name, e.line))
     assert lenient_only == set(LENIENT_ONLY)
 
@@ -98,8 +98,8 @@ def test_a_map_without_meaning_is_linted_not_evaluated():
     (entry,) = _entries(path)
     codes = {f.code for f in va.lint(entry)}
     assert "unusable" in codes
-    with pytest.raises(va.InvalidTransformError, match="lower dim 0 is defined by 2 transforms"):
-        va.map_function(entry.map)
+    with pytest.raises(va.errors.InvalidTransformError, match="lower dim 0 is defined by 2 transforms"):
+        va.isl.coordinates(entry.map)
 
 
 # }}}
@@ -141,7 +141,7 @@ def _eval(expr, points):
     MLIR's ``*``, ``floordiv`` and ``mod`` bind like Python's ``*``, ``//`` and ``%`` (and floor
     the same way for positive divisors).
     """
-    text = str(va.AffineMap(points.shape[1], (expr,))).split("-> (", 1)[1][:-1]
+    text = str(va.text.AffineMap(points.shape[1], (expr,))).split("-> (", 1)[1][:-1]
     text = re.sub(r"\bd(\d+)\b", lambda m: f"X[:, {m.group(1)}]", text)
     text = text.replace("floordiv", "//").replace("mod", "%")
     value = eval(text, {"X": np.asarray(points, dtype=np.int64)})  # noqa: S307
@@ -151,7 +151,7 @@ def _eval(expr, points):
 @pytest.mark.parametrize("path", VALID_FILES, ids=lambda p: p.name)
 def test_affine_map_mismatches_are_reported_exactly(path):
     for e in _entries(path):
-        if any(p.blocking for p in va.problems(e.map)) or np.prod(e.map.upper_bounds) > 2_000_000:
+        if any(p.blocking for p in va.transforms.problems(e.map)) or np.prod(e.map.upper_bounds) > 2_000_000:
             continue
         findings = [f for f in va.lint(e) if f.code == "affine-map-mismatch"]
         agrees, point = _written_agrees_by_enumeration(e)
@@ -194,7 +194,7 @@ def test_builder_example_affine_map(case):
     ops, bounds = _BUILT.get(case["id"], (expected["ops_as_built"], expected["bounds_upper_to_lower"]))
     tm = va.parse_transform_map(
         f"<affine_map<{expected['affine_map']}> by [{ops}] bounds = {bounds}>")
-    assert str(va.affine_map_of(tm)) == expected["affine_map"]
+    assert str(va.text.affine_map_of(tm)) == expected["affine_map"]
 
 
 @pytest.mark.parametrize(("sizes", "expected"), [
@@ -208,14 +208,14 @@ def test_builder_example_affine_map(case):
 ])
 def test_merge_as_compiled(sizes, expected):
     n = len(sizes)
-    merge = va.Merge(sizes, ("x",), (0,), tuple(f"l{i}" for i in range(n)), tuple(range(n)))
+    merge = va.transforms.Merge(sizes, ("x",), (0,), tuple(f"l{i}" for i in range(n)), tuple(range(n)))
     tm = va.TransformMap((merge,), (int(np.prod(sizes)),), sizes)
-    assert str(va.affine_map_of(tm)) == expected
+    assert str(va.text.affine_map_of(tm)) == expected
 
 
 def test_merge_first_coordinate_is_not_reduced_outside_the_box():
     # Lenient map whose upper bound exceeds the product: the compiled form keeps going.
-    merge = va.Merge((2, 3), ("x",), (0,), ("a", "b"), (0, 1))
+    merge = va.transforms.Merge((2, 3), ("x",), (0,), ("a", "b"), (0, 1))
     tm = va.TransformMap((merge,), (9,), (2, 3), strict=False)
     assert va.evaluate(tm, (8,)) == ((2, 2), True)
     (finding,) = [f for f in va.lint(tm) if f.code == "unchecked-out-of-bounds"]

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 import viewalgebra as va
-from viewalgebra.draw import MAX_SIDE, PAD_FILL, PALETTE, DrawError, draw_svg  # noqa: TID251
+from viewalgebra._draw import MAX_SIDE, PAD_FILL, PALETTE  # noqa: TID251 -- the picture's limits and colours
+from viewalgebra.draw import draw_svg
+from viewalgebra.errors import DrawError
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -177,7 +179,7 @@ def test_cell_size_is_respected():
     (va.View(va.Buffer(())), {"cols": 0}, "a rank-0 view has no dims to draw"),
 ])
 def test_bad_dims_and_coordinates(view, kwargs, message):
-    with pytest.raises(va.CoordinateError, match=re.escape(message)):
+    with pytest.raises(va.errors.CoordinateError, match=re.escape(message)):
         draw_svg(view, **kwargs)
 
 
@@ -192,7 +194,7 @@ def test_oversized_grid_is_refused():
 
 
 def test_conv_example_is_refused_with_advice():
-    (parsed,) = va.parse_mlir_views((EXAMPLES / "conv2d_fwd_nchw.mlir").read_text())
+    (parsed,) = va.text.parse_mlir_views((EXAMPLES / "conv2d_fwd_nchw.mlir").read_text())
     assert parsed.view is not None
     with pytest.raises(va.ViewAlgebraError, match=re.escape(
             "a grid of 2304 x 200704 cells (dim 1 x dim 2 of the view [1, 2304, 200704])")) as info:

@@ -21,7 +21,7 @@ def passthrough(bounds: tuple[int, ...], order: list[int] | None = None) -> va.T
     """The identity of ``bounds`` (or the permutation sending upper dim ``order[k]`` to lower ``k``)."""
     order = order if order is not None else list(range(len(bounds)))
     names = tuple(f"d{k}" for k in range(len(bounds)))
-    return va.TransformMap((va.PassThrough((), tuple(names[k] for k in order), tuple(order), names,
+    return va.TransformMap((va.transforms.PassThrough((), tuple(names[k] for k in order), tuple(order), names,
                                            tuple(range(len(bounds)))),),
                            tuple(bounds[k] for k in order), bounds)
 
@@ -48,12 +48,12 @@ def test_chain_of_accepts_what_a_chain_can_be_given_as():
     assert chain == va.Chain.of(text) == va.Chain.of([tm]) == va.Chain.of(chain)
     assert chain == va.Chain.of(va.View(va.Buffer((4, 8)), [tm]))
     assert (chain.upper_bounds, chain.lower_bounds) == ((32,), (4, 8))
-    with pytest.raises(va.InvalidTransformError, match="a chain needs at least one map"):
+    with pytest.raises(va.errors.InvalidTransformError, match="a chain needs at least one map"):
         va.Chain(())
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "compose: the upper chain ends in [4, 8] but the lower chain starts at [32]")):
         va.compose(tm, tm)
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "Chain: lower bounds of map 0 [4, 8] != upper bounds of map 1 [32]")):
         va.Chain((tm, tm))
 
@@ -136,7 +136,7 @@ def test_equivalent_says_what_it_compares_and_why_not():
     result = va.equivalent(row_major, strided)
     assert not result and result.point is not None and np.ravel_multi_index(result.point, (4, 8)) == (
         result.images[0])
-    with pytest.raises(va.InvalidTransformError, match=re.escape("use Chain.of(view)")):
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape("use Chain.of(view)")):
         va.equivalent(row_major, tm)
 
 

@@ -5,13 +5,17 @@ interpreter, since this test session has long since imported everything."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
-LAZY = ("sympy", "viewalgebra.maps.sympy_formulas", "viewalgebra.mlir", "viewalgebra.draw",
-        "viewalgebra.interpret", "viewalgebra.rocmlir")
+LAZY = ("sympy", "viewalgebra._maps.sympy_formulas", "viewalgebra._mlir", "viewalgebra._draw",
+        "viewalgebra._interpret", "viewalgebra._rocmlir", "viewalgebra.text", "viewalgebra.mlir",
+        "viewalgebra.draw", "viewalgebra.kernel", "viewalgebra.rocmlir")
 """Modules that ``import viewalgebra`` and ``viewalgebra --help`` must leave unimported."""
 
 
@@ -26,7 +30,7 @@ def test_import_leaves_the_lazy_modules_out():
     assert python("-c", code).stdout == "[]\n"
 
 
-def test_every_public_name_is_its_submodules_object():
+def test_every_public_name_is_its_modules_object():
     code = """if True:
         import importlib, json, sys, types
         import viewalgebra as va
@@ -35,14 +39,51 @@ def test_every_public_name_is_its_submodules_object():
                  if (sys.modules.get(f"viewalgebra.{name}") is not value  # a namespace: va.isl
                      if isinstance(value, types.ModuleType)
                      else getattr(sys.modules[value.__module__], name) is not value)
-                 or name in va._LAZY and getattr(importlib.import_module(va._LAZY[name], "viewalgebra"),
-                                                 name) is not value]
+                 or name in va._LAZY and va._LAZY[name] != f".{name}"
+                 and getattr(importlib.import_module(va._LAZY[name], "viewalgebra"), name) is not value]
         print(json.dumps({"wrong": wrong, "again": [n for n in va.__all__ if getattr(va, n) is not values[n]],
                           "lazy_not_public": sorted(set(va._LAZY) - set(va.__all__)),
                           "dir": dir(va) == va.__all__}))
     """
     assert json.loads(python("-c", code).stdout) == {"wrong": [], "again": [], "lazy_not_public": [],
                                                      "dir": True}
+
+
+def test_the_front_door_is_small_and_every_name_has_one_tier():
+    import types
+
+    import viewalgebra as va
+
+    assert len(va.__all__) <= 30
+    tiers = {"va": va.__all__} | {f"va.{name}": getattr(va, name).__all__ for name in va.__all__
+                                  if isinstance(getattr(va, name), types.ModuleType)}
+    homes: dict[str, list[str]] = {}
+    for tier, names in tiers.items():
+        assert names == sorted(names), tier
+        for name in names:
+            homes.setdefault(name, []).append(tier)
+            module = va if tier == "va" else getattr(va, tier.removeprefix("va."))
+            assert getattr(module, name) is not None
+    # Each name has one home; the error root is also listed with the errors it is the root of.
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {"ViewAlgebraError": ["va", "va.errors"]}
+
+
+def test_the_old_names_of_the_package_root_still_work_with_a_warning():
+    import warnings
+
+    import viewalgebra as va
+
+    assert set(va._MOVED).isdisjoint(va.__all__) and set(va._RENAMED).isdisjoint(va.__all__)
+    for name, tier in va._MOVED.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = getattr(va, name)
+        assert value is getattr(getattr(va, tier), name), name
+        assert [str(w.message) for w in caught] == [f"va.{name} is deprecated: use va.{tier}.{name}"]
+        assert caught[0].category is DeprecationWarning and caught[0].filename == __file__
+    for name, advice in va._RENAMED.items():
+        with pytest.warns(DeprecationWarning, match=re.escape(f"va.{name} is deprecated: use {advice}")):
+            assert callable(getattr(va, name))
 
 
 def test_star_import_and_unknown_names():

@@ -28,7 +28,7 @@ def arange(*shape: int) -> np.ndarray:
 
 
 def test_gemm_then_transposed_elementwise_matches_numpy():
-    k = va.Kernel("fused")
+    k = va.kernel.Kernel("fused")
     a = k.argument("a", (2, 4, 3))
     b = k.argument("b", (2, 4, 5))
     d = k.argument("d", (2, 5, 3))
@@ -42,7 +42,7 @@ def test_gemm_then_transposed_elementwise_matches_numpy():
     inputs = {"a": rng.standard_normal((2, 4, 3)), "b": rng.standard_normal((2, 4, 5)),
               "d": rng.standard_normal((2, 5, 3)), "out": np.zeros((2, 5, 3))}
     before = {name: x.copy() for name, x in inputs.items()}
-    result = va.run_kernel(k, inputs)
+    result = va.kernel.run_kernel(k, inputs)
 
     # Independently: one matmul per batch, an explicit transpose, then the elementwise body.
     gemm = np.stack([inputs["a"][g].T @ inputs["b"][g] for g in range(2)])
@@ -55,76 +55,76 @@ def test_gemm_then_transposed_elementwise_matches_numpy():
 
 
 def test_padding_reads_as_zero():
-    k = va.Kernel("pad")
+    k = va.kernel.Kernel("pad")
     x = k.argument("x", (2, 3))
     y = k.argument("y", (5, 3))
     k.op("memref.copy", reads=[k.view(x, [PAD_ROWS])], writes=[y])
     xs = arange(2, 3)
-    y_out = va.run_kernel(k, {"x": xs, "y": np.full((5, 3), 7.0)})["y"]
+    y_out = va.kernel.run_kernel(k, {"x": xs, "y": np.full((5, 3), 7.0)})["y"]
     np.testing.assert_array_equal(y_out, np.concatenate([np.zeros((1, 3)), xs, np.zeros((2, 3))]))
 
 
 def test_padding_reads_as_zero_even_over_an_unwritten_allocation():
-    k = va.Kernel("pad_alloc")
+    k = va.kernel.Kernel("pad_alloc")
     t = k.alloc((2, 3), name="t")
     y = k.argument("y", (5, 3))
     k.op("memref.copy", reads=[k.view(t, [PAD_ROWS])], writes=[y])
-    y_out = va.run_kernel(k, {"y": np.zeros((5, 3))})["y"]
+    y_out = va.kernel.run_kernel(k, {"y": np.zeros((5, 3))})["y"]
     assert np.isnan(y_out[1:3]).all()
     assert (y_out[[0, 3, 4]] == 0.0).all()
 
 
 def test_store_through_pad_drops_the_padding():
-    k = va.Kernel("unpad")
+    k = va.kernel.Kernel("unpad")
     src = k.argument("src", (5, 3))
     t = k.alloc((2, 3), name="t")
     k.op("memref.copy", reads=[src], writes=[k.view(t, [PAD_ROWS])])
     xs = arange(5, 3)
-    np.testing.assert_array_equal(va.run_kernel(k, {"src": xs})["t"], xs[1:3])
+    np.testing.assert_array_equal(va.kernel.run_kernel(k, {"src": xs})["t"], xs[1:3])
 
 
 def test_read_through_broadcast_repeats():
-    k = va.Kernel("bcast")
+    k = va.kernel.Kernel("bcast")
     x = k.argument("x", (3, 1))
     y = k.argument("y", (3, 4))
     k.op("memref.copy", reads=[k.view(x, [BROADCAST_COLS])], writes=[y])
-    y_out = va.run_kernel(k, {"x": [[1.0], [2.0], [3.0]], "y": np.zeros((3, 4))})["y"]
+    y_out = va.kernel.run_kernel(k, {"x": [[1.0], [2.0], [3.0]], "y": np.zeros((3, 4))})["y"]
     np.testing.assert_array_equal(y_out, np.repeat([[1.0], [2.0], [3.0]], 4, axis=1))
 
 
 def test_store_through_broadcast_raises():
-    k = va.Kernel("bcast_store")
+    k = va.kernel.Kernel("bcast_store")
     x = k.argument("x", (3, 1))
     k.op("linalg.fill", writes=[k.view(x, [BROADCAST_COLS])], value=1.0)
-    with pytest.raises(va.KernelError, match=re.escape(
+    with pytest.raises(va.errors.KernelError, match=re.escape(
             "op fill (linalg.fill): writes x_view through a non-injective view: points [0, 0] and "
             "[0, 1] both store to address 0 of x")):
-        va.run_kernel(k, {"x": np.zeros((3, 1))})
+        va.kernel.run_kernel(k, {"x": np.zeros((3, 1))})
 
 
 def test_two_writes_of_one_op_to_one_address_raise():
-    k = va.Kernel("overlap")
+    k = va.kernel.Kernel("overlap")
     x = k.argument("x", (2, 3))
     y = k.argument("y", (2, 3))
     k.op("linalg.generic", reads=[x], writes=[y, y], fn=lambda v: (v, v))
-    with pytest.raises(va.KernelError, match=re.escape(
+    with pytest.raises(va.errors.KernelError, match=re.escape(
             "op generic (linalg.generic): writes y and y both store to address 0 of y")):
-        va.run_kernel(k, {"x": np.zeros((2, 3)), "y": np.zeros((2, 3))})
+        va.kernel.run_kernel(k, {"x": np.zeros((2, 3)), "y": np.zeros((2, 3))})
 
 
 def test_read_before_write_shows_as_nan():
-    k = va.Kernel("undefined")
+    k = va.kernel.Kernel("undefined")
     t = k.alloc((2, 2), name="t")
     out = k.argument("out", (2, 2))
     k.op("memref.copy", reads=[t], writes=[out])
     k.op("linalg.fill", writes=[t], value=3.0)
-    result = va.run_kernel(k, {"out": np.zeros((2, 2))})
+    result = va.kernel.run_kernel(k, {"out": np.zeros((2, 2))})
     assert np.isnan(result["out"]).all()
     assert (result["t"] == 3.0).all()
 
 
 def test_copy_fill_reduce_defaults():
-    k = va.Kernel("defaults")
+    k = va.kernel.Kernel("defaults")
     x = k.argument("x", (2, 3, 4))
     copied = k.argument("copied", (2, 3, 4))
     filled = k.argument("filled", (2, 3))
@@ -133,7 +133,7 @@ def test_copy_fill_reduce_defaults():
     k.op("linalg.fill", writes=[filled], value=2.5)
     k.op("rock.reduce", reads=[x], writes=[summed], dims=(1, 2))
     xs = arange(2, 3, 4)
-    result = va.run_kernel(k, {"x": xs, "copied": np.zeros((2, 3, 4)), "filled": np.zeros((2, 3)),
+    result = va.kernel.run_kernel(k, {"x": xs, "copied": np.zeros((2, 3, 4)), "filled": np.zeros((2, 3)),
                             "summed": np.zeros((2, 1, 1))})
     np.testing.assert_array_equal(result["copied"], xs)
     np.testing.assert_array_equal(result["filled"], np.full((2, 3), 2.5))
@@ -141,14 +141,14 @@ def test_copy_fill_reduce_defaults():
 
 
 def test_fill_defaults_to_zero():
-    k = va.Kernel("zero")
+    k = va.kernel.Kernel("zero")
     t = k.alloc((3,), name="t")
     k.op("linalg.fill", writes=[t])
-    np.testing.assert_array_equal(va.run_kernel(k, {})["t"], np.zeros(3))
+    np.testing.assert_array_equal(va.kernel.run_kernel(k, {})["t"], np.zeros(3))
 
 
 def test_fn_overrides_the_default_and_may_write_several_values():
-    k = va.Kernel("custom")
+    k = va.kernel.Kernel("custom")
     x = k.argument("x", (4,))
     y = k.argument("y", (4,))
     lo = k.alloc((4,), name="lo")
@@ -156,48 +156,48 @@ def test_fn_overrides_the_default_and_may_write_several_values():
     k.op("memref.copy", reads=[x], writes=[y], fn=lambda v: -v)
     k.op("rock.conv", reads=[x, y], writes=[lo, hi], fn=lambda u, v: (np.minimum(u, v), np.maximum(u, v)))
     xs = np.array([1.0, -2.0, 3.0, -4.0])
-    result = va.run_kernel(k, {"x": xs, "y": np.zeros(4)})
+    result = va.kernel.run_kernel(k, {"x": xs, "y": np.zeros(4)})
     np.testing.assert_array_equal(result["y"], -xs)
     np.testing.assert_array_equal(result["lo"], -np.abs(xs))
     np.testing.assert_array_equal(result["hi"], np.abs(xs))
 
 
 def test_seed_fills_missing_arguments_by_name():
-    def kernel(order: list[str]) -> va.Kernel:
-        k = va.Kernel("seeded")
+    def kernel(order: list[str]) -> va.kernel.Kernel:
+        k = va.kernel.Kernel("seeded")
         for name in order:
             k.argument(name, (3,))
         return k
 
-    first = va.run_kernel(kernel(["a", "b"]), {}, seed=1)
-    again = va.run_kernel(kernel(["b", "a"]), {"b": np.zeros(3)}, seed=1)
+    first = va.kernel.run_kernel(kernel(["a", "b"]), {}, seed=1)
+    again = va.kernel.run_kernel(kernel(["b", "a"]), {"b": np.zeros(3)}, seed=1)
     np.testing.assert_array_equal(first["a"], again["a"])
     assert not np.array_equal(first["a"], first["b"])
-    assert not np.array_equal(first["a"], va.run_kernel(kernel(["a"]), {}, seed=2)["a"])
+    assert not np.array_equal(first["a"], va.kernel.run_kernel(kernel(["a"]), {}, seed=2)["a"])
 
 
 # {{{ errors
 
 
 def test_inputs_are_checked():
-    k = va.Kernel("args")
+    k = va.kernel.Kernel("args")
     k.argument("a", (2, 3))
     k.alloc((2,), name="t")
-    with pytest.raises(va.KernelError, match=re.escape(
+    with pytest.raises(va.errors.KernelError, match=re.escape(
             "run_kernel: no input for argument a of shape [2, 3]")):
-        va.run_kernel(k, {})
-    with pytest.raises(va.KernelError, match=re.escape(
+        va.kernel.run_kernel(k, {})
+    with pytest.raises(va.errors.KernelError, match=re.escape(
             "run_kernel: input a has shape [3, 2] but argument a has shape [2, 3]")):
-        va.run_kernel(k, {"a": np.zeros((3, 2))})
-    with pytest.raises(va.KernelError, match=re.escape(
+        va.kernel.run_kernel(k, {"a": np.zeros((3, 2))})
+    with pytest.raises(va.errors.KernelError, match=re.escape(
             "run_kernel: input t is not an argument of args (arguments: a)")):
-        va.run_kernel(k, {"a": np.zeros((2, 3)), "t": np.zeros(2)})
+        va.kernel.run_kernel(k, {"a": np.zeros((2, 3)), "t": np.zeros(2)})
 
 
 def single_op(kind: str, reads: list[tuple[int, ...]], writes: list[tuple[int, ...]],
-              **kwargs: object) -> tuple[va.Kernel, dict[str, np.ndarray]]:
+              **kwargs: object) -> tuple[va.kernel.Kernel, dict[str, np.ndarray]]:
     """A kernel of one op on fresh arguments ``r0, r1, ...`` and ``w0, w1, ...``."""
-    k = va.Kernel("one")
+    k = va.kernel.Kernel("one")
     rs = [k.argument(f"r{i}", s) for i, s in enumerate(reads)]
     ws = [k.argument(f"w{i}", s) for i, s in enumerate(writes)]
     k.op(kind, reads=rs, writes=ws, **kwargs)
@@ -235,8 +235,8 @@ def single_op(kind: str, reads: list[tuple[int, ...]], writes: list[tuple[int, .
 def test_op_errors_name_the_op(kind: str, reads: list[tuple[int, ...]], writes: list[tuple[int, ...]],
                                kwargs: dict[str, object], message: str):
     k, inputs = single_op(kind, reads, writes, **kwargs)
-    with pytest.raises(va.KernelError, match=re.escape(message)):
-        va.run_kernel(k, inputs)
+    with pytest.raises(va.errors.KernelError, match=re.escape(message)):
+        va.kernel.run_kernel(k, inputs)
 
 
 # }}}

@@ -15,7 +15,7 @@ from rocmlir_data import cases
 from strategies import shapes, transform_maps, views
 
 import viewalgebra as va
-from viewalgebra.invert import (
+from viewalgebra._invert import (  # noqa: TID251 -- each path to the certificate is tested on its own
     ENUMERATE_LIMIT,
     _by_relation,
     _certify,
@@ -25,7 +25,7 @@ from viewalgebra.invert import (
     _structural_witness,
     invert_chain,
 )
-from viewalgebra.maps.relations import chain_function  # noqa: TID251 -- the certificate's inputs
+from viewalgebra._maps.relations import chain_function  # noqa: TID251 -- the certificate's inputs
 
 P = va.parse_transform_map
 
@@ -102,7 +102,7 @@ def test_inverse_equals_brute_force(chain):
 def test_rocmlir_fails_where_viewalgebra_inverts():
     pad = P('<affine_map<(d0) -> (d0 - 2)> by [<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>] bounds = [7] -> [4]>')
     result = va.invert(pad)
-    assert result.kind == "bijective" and result.certificate == va.Certificate(True, True)
+    assert result.kind == "bijective" and result.certificate == va.answers.Certificate(True, True)
     assert va.print_transform_map(result.maps[0]) == (
         '#rock.transform_map<affine_map<(d0) -> (d0 + 2)> by [<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>] '
         'bounds = [4] -> [7]>')
@@ -114,7 +114,7 @@ def test_embed_of_a_permuted_radix():
               'bounds = [4, 8] -> [40]>')
     result = va.invert(embed)
     assert result.kind == "injective" and isl_points(result.uncovered) == {(y,) for y in range(32, 40)}
-    assert [va.print_transform(op) for m in result.maps for op in m.ops] == [
+    assert [va.text.print_transform(op) for m in result.maps for op in m.ops] == [
         '<Pad{0, 8} ["y"] at [0] -> ["y"] at [0]>',
         '<Merge{8, 4} ["y"] at [0] -> ["b", "a"] at [1, 0]>']
 
@@ -165,33 +165,33 @@ def perturbations(m: va.TransformMap) -> list[va.TransformMap]:
     """Consistent maps of the same bounds as ``m`` with one op changed."""
     found = []
     for k, op in enumerate(m.ops):
-        changed: list[va.Transform] = []
+        changed: list[va.transforms.Transform] = []
         fields = (op.upper_names, op.upper_dims, op.lower_names, op.lower_dims)
-        if isinstance(op, va.Unmerge) and sum(s > 1 for s in op.params) >= 2:
+        if isinstance(op, va.transforms.Unmerge) and sum(s > 1 for s in op.params) >= 2:
             sizes = op.params
-            changed.append(va.Embed(tuple(math.prod(sizes[:i]) for i in range(len(sizes))), *fields))
-        if isinstance(op, va.Pad):
+            changed.append(va.transforms.Embed(tuple(math.prod(sizes[:i]) for i in range(len(sizes))), *fields))
+        if isinstance(op, va.transforms.Pad):
             for i, (left, right) in enumerate(op.amounts):
                 for new in ((left + 1, right - 1), (left - 1, right + 1)):
                     if min(new) >= 0:
                         params = list(op.params)
                         params[2 * i:2 * i + 2] = new
-                        changed.append(va.Pad(tuple(params), *fields))
-        if isinstance(op, va.Slice):
+                        changed.append(va.transforms.Pad(tuple(params), *fields))
+        if isinstance(op, va.transforms.Slice):
             for i, ((begin, end), d) in enumerate(zip(op.ranges, op.lower_dims, strict=True)):
                 for shift in (1, -1):
                     if begin + shift >= 0 and end + shift <= m.lower_bounds[d]:
                         params = list(op.params)
                         params[2 * i:2 * i + 2] = (begin + shift, end + shift)
-                        changed.append(va.Slice(tuple(params), *fields))
-        if isinstance(op, va.PassThrough):
+                        changed.append(va.transforms.Slice(tuple(params), *fields))
+        if isinstance(op, va.transforms.PassThrough):
             for i in range(len(op.lower_dims)):
                 for j in range(i + 1, len(op.lower_dims)):
                     di, dj = op.lower_dims[i], op.lower_dims[j]
                     if m.lower_bounds[di] == m.lower_bounds[dj] > 1:
                         lower = list(op.lower_dims)
                         lower[i], lower[j] = dj, di
-                        changed.append(va.PassThrough((), op.upper_names, op.upper_dims, op.lower_names,
+                        changed.append(va.transforms.PassThrough((), op.upper_names, op.upper_dims, op.lower_names,
                                                       tuple(lower)))
         found += [va.TransformMap((*m.ops[:k], new, *m.ops[k + 1:]), m.upper_bounds, m.lower_bounds)
                   for new in changed]
@@ -229,18 +229,18 @@ def test_a_perturbed_inverse_is_refuted(chain, data):
 def test_bad_chains_are_rejected():
     a = P('<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [4] -> [4]>')
     b = P('<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [5] -> [5]>')
-    with pytest.raises(va.InvalidTransformError, match=re.escape("lower bounds of map 0 [4] != upper bounds of map 1 [5]")):
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape("lower bounds of map 0 [4] != upper bounds of map 1 [5]")):
         va.invert([a, b])
-    with pytest.raises(va.InvalidTransformError, match="the chain is empty"):
+    with pytest.raises(va.errors.InvalidTransformError, match="the chain is empty"):
         va.invert([])
-    with pytest.raises(va.InvalidTransformError, match="verify_inverse: the inverse maps"):
+    with pytest.raises(va.errors.InvalidTransformError, match="verify_inverse: the inverse maps"):
         va.verify_inverse(a, b)
 
 
 @pytest.mark.parametrize("case", cases("invertTransformMap"), ids=lambda c: c["id"])
 def test_conformance_inversions(case):
     tm = P(case["input"]["map"], strict=False)
-    ours, theirs = va.invert(tm), va.rocmlir_invert(tm)
+    ours, theirs = va.invert(tm), va.rocmlir.rocmlir_invert(tm)
     if theirs.maps is not None:
         # Where rocMLIR inverts, the inverse is the same ops and bounds, and it is certified.
         assert ours.maps == theirs.maps
@@ -254,7 +254,7 @@ def test_conformance_inversions(case):
 def test_viewalgebra_inverts_what_rocmlir_cannot():
     by_id = {c["id"]: P(c["input"]["map"], strict=False) for c in cases("invertTransformMap")}
     inverted = {i for i, tm in by_id.items()
-                if va.rocmlir_invert(tm).maps is None and va.invert(tm).maps is not None}
+                if va.rocmlir.rocmlir_invert(tm).maps is None and va.invert(tm).maps is not None}
     assert inverted == {"invert/derived#transform_inject_non_unit_const", "invert/derived#transform_map5",
                         "invert/derived#transform_map6", "invert/derived#transform_map2"}
 
@@ -263,7 +263,7 @@ def test_viewalgebra_inverts_what_rocmlir_cannot():
 # witness, the numpy enumeration, and ISL's relation (the fallback, forced here).
 
 
-def brute_certificate(chain, inverse) -> va.Certificate:
+def brute_certificate(chain, inverse) -> va.answers.Certificate:
     """``g(f(u)) == u`` for every valid ``u``; ``f(g(y)) == y`` wherever ``g`` is defined."""
 
     def inside(points, shape):
@@ -277,7 +277,7 @@ def brute_certificate(chain, inverse) -> va.Certificate:
         back, back_ok = chain_points(second, middle)
         return bool((defined & back_ok).all() and (back == start).all())
 
-    return va.Certificate(round_trip(chain, inverse), round_trip(inverse, chain))
+    return va.answers.Certificate(round_trip(chain, inverse), round_trip(inverse, chain))
 
 
 @settings(derandomize=True, deadline=None, max_examples=300)
@@ -286,7 +286,7 @@ def test_certificate_equals_brute_force(chain, data):
     """The per-piece certificate, on closed-form inverses and on perturbed ones."""
     try:
         inverse = invert_chain(chain)
-    except (va.NotInvertibleError, va.InvalidTransformError):
+    except (va.errors.NotInvertibleError, va.errors.InvalidTransformError):
         return
     candidates = [inverse]
     options = [(k, q) for k, m in enumerate(inverse) for q in perturbations(m)]
@@ -313,23 +313,23 @@ def culprits(draw, lower: tuple[int, ...]) -> tuple[va.TransformMap, bool]:
         n = draw(st.integers(2, 4))
         upper.insert(d, n)
         kept = [(k if k < d else k + 1, k) for k in range(rank)]
-        op: va.Transform = va.AddDim((n,), ("a",), (d,), (), ())
+        op: va.transforms.Transform = va.transforms.AddDim((n,), ("a",), (d,), (), ())
         sure = True
     elif kind == "Broadcast":
         p = lower[d]
         upper[d] = draw(st.integers(p + 1, 2 * p + 2))
         kept = [(k, k) for k in range(rank) if k != d]
-        op = va.Broadcast((p,), ("b",), (d,), ("b",), (d,))
+        op = va.transforms.Broadcast((p,), ("b",), (d,), ("b",), (d,))
         sure = upper[d] >= 2 * p
     else:
         coefficients = draw(st.sampled_from([(1, 1), (2, 1), (1, 2), (3, 2), (2, 3), (0, 1), (1, -1), (2, -2)]))
         upper[d] = draw(st.integers(2, 4))
         upper.append(draw(st.integers(2, 4)))
         kept = [(k, k) for k in range(rank) if k != d]
-        op = va.Embed(coefficients, ("y", "x"), (d, rank), ("h",), (d,))
+        op = va.transforms.Embed(coefficients, ("y", "x"), (d, rank), ("h",), (d,))
         sure = False
     names = tuple(f"p{k}" for _, k in kept)
-    through = [va.PassThrough((), names, tuple(u for u, _ in kept), names, tuple(k for _, k in kept))] if kept else []
+    through = [va.transforms.PassThrough((), names, tuple(u for u, _ in kept), names, tuple(k for _, k in kept))] if kept else []
     return va.TransformMap((op, *through), tuple(upper), lower), sure
 
 

@@ -63,9 +63,9 @@ def test_the_conv_example_view_is_clean():
     from pathlib import Path
 
     text = (Path(__file__).parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text()
-    (parsed,) = va.parse_mlir_views(text)
+    (parsed,) = va.text.parse_mlir_views(text)
     assert parsed.view is not None and va.lint(parsed.view) == ()
-    assert all(va.lint(m) == () for m in va.parse_mlir_transform_maps(text))
+    assert all(va.lint(m) == () for m in va.text.parse_mlir_transform_maps(text))
 
 
 def test_findings_print_readably():

@@ -16,11 +16,11 @@ import viewalgebra as va
 ROCMLIR = DATA / "rocmlir"
 
 
-def read(name: str) -> va.MlirModule:
+def read(name: str) -> va.mlir.MlirModule:
     return va.read_mlir((ROCMLIR / name).read_text())
 
 
-def same_kernel(a: va.Kernel, b: va.Kernel) -> None:
+def same_kernel(a: va.kernel.Kernel, b: va.kernel.Kernel) -> None:
     """The same graph up to the order values are declared: buffers, views (as relations), ops."""
     assert a.name == b.name
     assert [(op.kind, op.root) for op in a.ops] == [(op.kind, op.root) for op in b.ops]
@@ -33,7 +33,7 @@ def same_kernel(a: va.Kernel, b: va.Kernel) -> None:
                 assert (a.shape(bu), a.dtype(bu)) == (b.shape(bv), b.dtype(bv))
             assert a.shape(u) == b.shape(v)
             if mu != mv:
-                assert va.same_relation(a.view_of(u), b.view_of(v)), (x.name, u, v)
+                assert va.equivalent(a.view_of(u), b.view_of(v)), (x.name, u, v)
 
 
 # {{{ every file
@@ -68,7 +68,7 @@ def test_every_file_reads_writes_and_reads_again(path):
     assert set(found) == set(expected)
     for name, reason in expected.items():
         assert re.match(r"\d+:\d+: ", found[name]) and reason in found[name]
-    readable = va.MlirModule(tuple(i for i in module.items if not isinstance(i, va.Unreadable)))
+    readable = va.mlir.MlirModule(tuple(i for i in module.items if not isinstance(i, va.mlir.Unreadable)))
     text = va.write_mlir(readable)
     again = va.read_mlir(text)
     assert va.write_mlir(again) == text
@@ -120,13 +120,13 @@ def test_the_kernels_in_the_regularize_tests_are_kernels():
     ("garbage here", "1:1: expected a function, an alias '#name = ...' or a module, found 'garbage'"),
 ])
 def test_bad_input_gives_a_located_error(text, message):
-    with pytest.raises(va.MlirParseError) as info:
+    with pytest.raises(va.errors.MlirParseError) as info:
         va.read_mlir(text)
     assert str(info.value) == message or message.endswith(": ") and str(info.value).startswith(message)
 
 
 def test_unsupported_ops_are_listed():
-    with pytest.raises(va.UnsupportedOpsError) as info:
+    with pytest.raises(va.errors.UnsupportedOpsError) as info:
         va.read_mlir("func.func @f(%a: memref<4xf32>) {\n  %x = memref.alloca() : memref<4xf32>\n  gpu.barrier\n"
                      "  memref.copy %x, %a : memref<4xf32> to memref<4xf32>\n}")
     # The copy uses %x, whose op is unsupported: reported once, at that op.
@@ -139,7 +139,7 @@ def test_every_truncation_of_a_kernel_fails_cleanly():
     for end in range(0, cut, 97):
         try:
             va.read_mlir(text[:end])
-        except va.MlirParseError as e:
+        except va.errors.MlirParseError as e:
             assert re.match(r"\d+:\d+: ", str(e))
 
 
@@ -164,9 +164,9 @@ def test_garbled_files_read_or_fail_cleanly(data):
             text[pos] = char
     try:
         module = va.read_mlir("".join(text), errors="collect")
-    except va.MlirParseError:
+    except va.errors.MlirParseError:
         return
-    readable = va.MlirModule(tuple(i for i in module.items if not isinstance(i, va.Unreadable)))
+    readable = va.mlir.MlirModule(tuple(i for i in module.items if not isinstance(i, va.mlir.Unreadable)))
     va.read_mlir(va.write_mlir(readable))
 
 
@@ -194,7 +194,7 @@ def test_indexing_maps_read_as_numpy_broadcasting(data):
             f"  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }}\n  return\n}}")
     k = va.read_mlir(text).functions[0].kernel
     x = np.arange(int(np.prod(operand)), dtype=float).reshape(operand)
-    got = va.run_kernel(k, {"a": x, "b": np.zeros(space)})["b"]
+    got = va.kernel.run_kernel(k, {"a": x, "b": np.zeros(space)})["b"]
     squeezed = x.reshape(operand[:len(used)])
     order = sorted(range(len(used)), key=lambda i: used[i])
     want = np.transpose(squeezed, order) if used else squeezed
@@ -213,7 +213,7 @@ def test_bert_part_11_computes_what_its_ops_say():
     rng = np.random.default_rng(0)
     inputs = {f"arg{i}": rng.standard_normal(k.shape(f"arg{i}")) for i in range(4)}
     inputs["arg4"] = np.zeros((1, 12, 12, 12))
-    out = va.run_kernel(k, inputs)["arg4"]
+    out = va.kernel.run_kernel(k, inputs)["arg4"]
     a = inputs["arg0"][0].transpose(0, 2, 1)  # gemm A [G, K, M] = arg0 [G, M, K] transposed
     b = inputs["arg1"][0]  # [G, K, N]
     c = np.einsum("gkm,gkn->gmn", a, b)
@@ -225,7 +225,7 @@ def test_bert_part_11_computes_what_its_ops_say():
 # {{{ regularize, from the files
 
 
-def regularized(name: str, style: str) -> tuple[va.MlirModule, va.Kernel, va.Regularized]:
+def regularized(name: str, style: str) -> tuple[va.mlir.MlirModule, va.kernel.Kernel, va.kernel.Regularized]:
     """Read, regularize, write back and read again; the outputs of the regularized kernel and of
     the one read back equal the original's (interpreter, random inputs; bodies included)."""
     module = read(name)
@@ -235,22 +235,22 @@ def regularized(name: str, style: str) -> tuple[va.MlirModule, va.Kernel, va.Reg
     again = va.read_mlir(text).functions[0].kernel
     same_kernel(result.kernel, again)
     for seed, kernels in ((0, (result.kernel, again)), (1, (result.kernel,))):
-        want = va.run_kernel(f.kernel, {}, seed=seed)
+        want = va.kernel.run_kernel(f.kernel, {}, seed=seed)
         for k in kernels:
-            got = va.run_kernel(k, {}, seed=seed)
+            got = va.kernel.run_kernel(k, {}, seed=seed)
             for argument in f.kernel.arguments():
                 np.testing.assert_array_equal(got[argument], want[argument], err_msg=argument)
     return module, f.kernel, result
 
 
-def assert_same_outputs(before: va.Kernel, after: va.Kernel) -> None:
+def assert_same_outputs(before: va.kernel.Kernel, after: va.kernel.Kernel) -> None:
     for seed in (0, 1):
-        want, got = va.run_kernel(before, {}, seed=seed), va.run_kernel(after, {}, seed=seed)
+        want, got = va.kernel.run_kernel(before, {}, seed=seed), va.kernel.run_kernel(after, {}, seed=seed)
         for name in before.arguments():
             np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
 
-def chain_shapes(k: va.Kernel, value: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def chain_shapes(k: va.kernel.Kernel, value: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     return [(m.upper_bounds, m.lower_bounds) for m in k.chain(value)[1]]
 
 
@@ -274,7 +274,7 @@ def test_bert_part_11(style):
         assert k.shape(alloc1) == (1, 12, 12, 12) and [m.upper_bounds for m in chain] == [(12, 12, 12)]
         assert copy.reads == (alloc1,) and copy.writes == ("arg4",)
         assert sorted(k.shape(a) for a in k.used_values() if a in k.allocs()) == [(1, 12, 12, 12), (12, 12, 12)]
-        assert va.check_invariant(k, style="rocmlir") == ()
+        assert va.kernel.check_invariant(k, style="rocmlir") == ()
     else:
         # The seed gives the gemm its padded 12x16x16 tile directly; the generic and the copy
         # iterate over it, and every view ends on a function argument (the Pads included).
@@ -283,7 +283,7 @@ def test_bert_part_11(style):
         (alloc1,) = generic.writes
         assert k.values[alloc1].kind == "alloc" and copy.reads == (alloc1,)
         assert k.chain(copy.writes[0])[0] == "arg4"
-        assert va.check_invariant(k) == ()
+        assert va.kernel.check_invariant(k) == ()
 
 
 def test_vector_lengths_of_the_gemm_follow_the_fused_ops_to_the_arguments():
@@ -310,7 +310,7 @@ def test_vector_lengths_of_the_gemm_follow_the_fused_ops_to_the_arguments():
                                    for d, n in enumerate(load.shape)]
         # Where the store really goes: run the kernel and find each gemm output in %arg4.
         inputs = {name: np.random.default_rng(1).standard_normal(k.shape(name)) for name in k.arguments()}
-        out = va.run_kernel(k, inputs)["arg4"].ravel()
+        out = va.kernel.run_kernel(k, inputs)["arg4"].ravel()
         a, b = inputs["arg0"][0].transpose(0, 2, 1), inputs["arg1"][0]
         product = np.einsum("gkm,gkn->gmn", a, b) * inputs["arg2"].reshape(()) + inputs["arg3"].reshape(12)
         addresses, valid = view.addresses()
@@ -335,7 +335,7 @@ def test_input_output_fusion_regularize():
     assert k.values[alloc1].kind == "alloc" and k.shape(alloc1) == (1, 32, 32)
     assert k.chain(add.writes[0])[0] == alloc1 and chain_shapes(k, add.writes[0]) == [((1, 32, 32), (1, 32, 32))]
     assert [e.rule for e in result.log] == ["input path", "output path"]
-    assert va.check_invariant(k, style="rocmlir") == ()
+    assert va.kernel.check_invariant(k, style="rocmlir") == ()
 
 
 def test_input_fusion_rock_gemm_tr():
@@ -349,7 +349,7 @@ def test_input_fusion_rock_gemm_tr():
         k = result.kernel
         gemm = next(op for op in k.ops if op.root)
         assert k.values[k.chain(gemm.reads[0])[0]].kind == "alloc"
-        assert va.check_invariant(k, style="rocmlir") == () if style == "rocmlir" else va.check_invariant(k) == ()
+        assert va.kernel.check_invariant(k, style="rocmlir") == () if style == "rocmlir" else va.kernel.check_invariant(k) == ()
 
 
 @pytest.mark.parametrize("style", ["rocmlir", "seed"])
@@ -360,18 +360,18 @@ def test_bug_1546_four_copies(style):
         assert len(copies) == 4  # CHECK-COUNT-4: memref.copy, CHECK-NOT: memref.copy
         text = va.write_mlir(module, {module.functions[0].name: result.kernel})
         assert text.count("memref.copy") == 4
-        assert va.check_invariant(result.kernel, style="rocmlir") == ()
+        assert va.kernel.check_invariant(result.kernel, style="rocmlir") == ()
     else:
-        assert len(copies) == 2 and va.check_invariant(result.kernel) == ()
+        assert len(copies) == 2 and va.kernel.check_invariant(result.kernel) == ()
 
 
 @pytest.mark.parametrize("style", ["rocmlir", "seed"])
 def test_bug_1550_regularizes(style):
     _, _, result = regularized("bug-1550-reduction-fusion-compile-failure.mlir", style)
     if style == "rocmlir":
-        assert va.check_invariant(result.kernel, style="rocmlir") == ()
+        assert va.kernel.check_invariant(result.kernel, style="rocmlir") == ()
     else:  # the reductions stop the propagation: views stay only on their reads
-        assert {v.op for v in va.check_invariant(result.kernel, result.fusing)} == {"reduce", "reduce_0"}
+        assert {v.op for v in va.kernel.check_invariant(result.kernel, result.fusing)} == {"reduce", "reduce_0"}
         assert [e.rule for e in result.log].count("stop") == 4
 
 
@@ -414,12 +414,12 @@ def test_a_padded_gemm_input_gets_a_fill_that_writes_back():
     again = va.read_mlir(text).functions[0].kernel
     assert [op.kind for op in again.ops] == ["linalg.fill", "linalg.generic", "rock.gridwise_gemm"]
     for k in (result.kernel, again):
-        np.testing.assert_array_equal(va.run_kernel(k, {}, seed=0)["c"], va.run_kernel(f.kernel, {}, seed=0)["c"])
+        np.testing.assert_array_equal(va.kernel.run_kernel(k, {}, seed=0)["c"], va.kernel.run_kernel(f.kernel, {}, seed=0)["c"])
 
 
 def test_invalid_generic_reduction():
     f = read("unknown-path__regularize_invalid_generic_reduction.mlir").functions[0]
-    with pytest.raises(va.RegularizeError, match="Only fully parallel supported.*explicitly marked illegal"):
+    with pytest.raises(va.errors.RegularizeError, match="Only fully parallel supported.*explicitly marked illegal"):
         va.regularize(f.kernel, "rocmlir")
 
 

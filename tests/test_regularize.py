@@ -38,24 +38,24 @@ def pad_last(g, n, left, right):
              f"<Pad{{{left}, {right}}} [\"p\"] at [1] -> [\"q\"] at [1]>] bounds = [{g}, {n + left + right}] -> [{g}, {n}]>")
 
 
-def random_inputs(k: va.Kernel, seed: int = 0) -> dict[str, np.ndarray]:
+def random_inputs(k: va.kernel.Kernel, seed: int = 0) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     return {n: rng.standard_normal(v.shape) for n, v in k.values.items()
             if getattr(v, "kind", None) == "argument"}
 
 
-def assert_same_outputs(before: va.Kernel, after: va.Kernel) -> None:
+def assert_same_outputs(before: va.kernel.Kernel, after: va.kernel.Kernel) -> None:
     for seed in range(3):
         inputs = random_inputs(before, seed)
-        want, got = va.run_kernel(before, inputs), va.run_kernel(after, inputs)
+        want, got = va.kernel.run_kernel(before, inputs), va.kernel.run_kernel(after, inputs)
         for name, v in before.values.items():
             if getattr(v, "kind", None) == "argument":
                 np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
 
-def pr1579_kernel() -> va.Kernel:
+def pr1579_kernel() -> va.kernel.Kernel:
     """rocMLIR PR #1579's example: f(c) = gemm(a, b); y = g(c) + h(d); z = p(y) * q(e)."""
-    k = va.Kernel("pr1579")
+    k = va.kernel.Kernel("pr1579")
     a = k.argument("a", (1, 4, 6))
     b = k.argument("b", (1, 4, 5))
     d = k.argument("d", (1, 28))
@@ -76,19 +76,19 @@ def pr1579_kernel() -> va.Kernel:
 
 def test_pr1579_example_reaches_the_invariant_with_the_same_outputs():
     k = pr1579_kernel()
-    assert va.check_invariant(k)  # views on %c and %y between them and fusing ops
+    assert va.kernel.check_invariant(k)  # views on %c and %y between them and fusing ops
     result = va.regularize(k)
-    assert va.check_invariant(result.kernel, result.fusing) == ()
-    assert va.check_invariant(result.kernel) == ()
+    assert va.kernel.check_invariant(result.kernel, result.fusing) == ()
+    assert va.kernel.check_invariant(result.kernel) == ()
     assert {"gemm", "add", "mul"} <= result.fusing
     assert_same_outputs(k, result.kernel)
     assert [r.rule for r in result.log].count("R1") >= 1
-    assert va.check_invariant(k)  # the input kernel is untouched
+    assert va.kernel.check_invariant(k)  # the input kernel is untouched
 
 
-def gemm_then_transposed_generic(m: int, n: int) -> va.Kernel:
+def gemm_then_transposed_generic(m: int, n: int) -> va.kernel.Kernel:
     """gemm -> %c [1, m, n] -> exp through a transpose -> %out [1, n, m]."""
-    k = va.Kernel("out")
+    k = va.kernel.Kernel("out")
     a, b = k.argument("a", (1, 3, m)), k.argument("b", (1, 3, n))
     out = k.argument("out", (1, n, m))
     c = k.alloc((1, m, n), name="c")
@@ -101,7 +101,7 @@ def gemm_then_transposed_generic(m: int, n: int) -> va.Kernel:
 def test_output_fusion_through_a_transpose():
     k = gemm_then_transposed_generic(4, 5)
     result = va.regularize(k)
-    assert va.check_invariant(result.kernel) == ()
+    assert va.kernel.check_invariant(result.kernel) == ()
     assert [r.rule for r in result.log] == ["R2"]
     assert_same_outputs(k, result.kernel)
 
@@ -109,7 +109,7 @@ def test_output_fusion_through_a_transpose():
 def test_input_fusion_through_a_padded_view_fills_the_padding():
     # A generic writes %x; the gemm reads it through a Pad: the gemm gets a fresh buffer that is
     # zero-filled, so its padding still reads as zero.
-    k = va.Kernel("in")
+    k = va.kernel.Kernel("in")
     src, b = k.argument("src", (1, 6)), k.argument("b", (1, 8, 3))
     out = k.argument("out", (1, 1, 3))
     x = k.alloc((1, 6), name="x")
@@ -127,12 +127,12 @@ def test_input_fusion_through_a_padded_view_fills_the_padding():
     # the log and the checker say so.
     (stop,) = [r for r in result.log if r.rule == "stop"]
     assert stop.op == "double" and "does not cover its buffer" in stop.note
-    (violation,) = va.check_invariant(result.kernel)
+    (violation,) = va.kernel.check_invariant(result.kernel)
     assert violation.op == "double"
 
 
 def test_a_reduction_stops_the_propagation():
-    k = va.Kernel("red")
+    k = va.kernel.Kernel("red")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
     out = k.argument("out", (1, 1, 4))
     c = k.alloc((1, 4, 4), name="c")
@@ -145,12 +145,12 @@ def test_a_reduction_stops_the_propagation():
 
 
 def test_a_buffer_with_two_writers_is_refused():
-    k = va.Kernel("two")
+    k = va.kernel.Kernel("two")
     a = k.argument("a", (1, 4))
     c = k.alloc((1, 4), name="c")
     k.op("linalg.generic", reads=[a], writes=[c], fn=lambda v: v, name="w1")
     k.op("linalg.generic", reads=[a], writes=[c], fn=lambda v: v, name="w2")
-    with pytest.raises(va.RegularizeError, match="several writers"):
+    with pytest.raises(va.errors.RegularizeError, match="several writers"):
         va.regularize(k)
 
 
@@ -168,7 +168,7 @@ def test_chains_of_fusees_on_the_output_side(views):
     """gemm -> %c -> generic -> %y -> generic -> %out, each access through nothing, an identity
     view or a transpose (square shapes so every combination lines up)."""
     f, g, w, p = views
-    k = va.Kernel("chain")
+    k = va.kernel.Kernel("chain")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
     out = k.argument("out", (1, 4, 4))
     c, y = k.alloc((1, 4, 4), name="c"), k.alloc((1, 4, 4), name="y")
@@ -180,14 +180,14 @@ def test_chains_of_fusees_on_the_output_side(views):
     k.op("linalg.generic", reads=[through(c, g)], writes=[through(y, w)], fn=np.tanh, name="tanh")
     k.op("linalg.generic", reads=[through(y, p)], writes=[out], fn=lambda v: 3 * v, name="scale")
     result = va.regularize(k)
-    assert va.check_invariant(result.kernel, result.fusing) == ()
+    assert va.kernel.check_invariant(result.kernel, result.fusing) == ()
     assert result.fusing == {"gemm", "tanh", "scale"}
     assert_same_outputs(k, result.kernel)
 
 
-def two_transforming_readers() -> va.Kernel:
+def two_transforming_readers() -> va.kernel.Kernel:
     """A gemm's output read by two generics through different views."""
-    k = va.Kernel("readers")
+    k = va.kernel.Kernel("readers")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
     o1, o2 = k.argument("o1", (1, 4, 4)), k.argument("o2", (1, 16))
     c = k.alloc((1, 4, 4), name="c")
@@ -201,7 +201,7 @@ def two_transforming_readers() -> va.Kernel:
 def test_several_readers_of_one_buffer():
     k = two_transforming_readers()
     result = va.regularize(k)
-    assert va.check_invariant(result.kernel) == ()
+    assert va.kernel.check_invariant(result.kernel) == ()
     assert [r.rule for r in result.log] == ["R2", "R2"]
     assert_same_outputs(k, result.kernel)
 
@@ -210,12 +210,12 @@ def test_a_partial_inverse_is_refused_where_another_reader_needs_the_rest():
     # The gemm writes only a slice of %c through a Slice view; another op reads all of %c.
     slice_view = P('<affine_map<(d0, d1) -> (d0, d1 + 2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
                    '<Slice{2, 6} ["k"] at [1] -> ["k"] at [1]>] bounds = [1, 4] -> [1, 8]>')
-    k = va.Kernel("slice")
+    k = va.kernel.Kernel("slice")
     x, out = k.argument("x", (1, 4)), k.argument("out", (1, 8))
     c = k.alloc((1, 8), name="c")
     k.op("some.root", reads=[x], writes=[k.view(c, [slice_view])], root=True, fn=lambda v: v, name="root")
     k.op("linalg.generic", reads=[c], writes=[out], fn=lambda v: v, name="use")
-    with pytest.raises(va.RegularizeError, match=(
+    with pytest.raises(va.errors.RegularizeError, match=(
             "R1 on %c: the view %c_view of root covers only part of %c, but use reads %c outside it")):
         va.regularize(k)
 
@@ -224,7 +224,7 @@ def test_a_wrong_inverse_fails_the_isl_proof(monkeypatch):
     import dataclasses
     import importlib
 
-    rewriting = importlib.import_module("viewalgebra.regularize")  # the module, not the function
+    rewriting = importlib.import_module("viewalgebra._regularize")  # the implementation module
 
     real = rewriting.invert
 
@@ -235,7 +235,7 @@ def test_a_wrong_inverse_fails_the_isl_proof(monkeypatch):
 
     monkeypatch.setattr(rewriting, "invert", wrong)
     k = gemm_then_transposed_generic(4, 4)
-    with pytest.raises(va.InternalError, match="failed its ISL proof"):
+    with pytest.raises(va.errors.InternalError, match="failed its ISL proof"):
         va.regularize(k)
 
 
@@ -253,22 +253,22 @@ def bijections(draw, lower: tuple[int, ...]) -> va.TransformMap:
     kind = draw(st.sampled_from(kinds))
     if kind == "transpose":
         perm = draw(st.permutations(range(n)))
-        ops = (va.PassThrough((), tuple(f"u{d}" for d in range(n)), tuple(range(n)), tuple(names),
+        ops = (va.transforms.PassThrough((), tuple(f"u{d}" for d in range(n)), tuple(range(n)), tuple(names),
                               tuple(perm)),)
         upper = tuple(lower[perm[d]] for d in range(n))
         return va.TransformMap(ops, upper, lower)
     if kind == "merge":
         d = draw(st.integers(0, n - 2))
-        ops = [va.PassThrough((), (f"u{e}",), (e if e < d else e - 1,), (names[e],), (e,))
+        ops = [va.transforms.PassThrough((), (f"u{e}",), (e if e < d else e - 1,), (names[e],), (e,))
                for e in range(n) if e not in (d, d + 1)]
-        ops.append(va.Merge((lower[d], lower[d + 1]), ("m",), (d,), (names[d], names[d + 1]), (d, d + 1)))
+        ops.append(va.transforms.Merge((lower[d], lower[d + 1]), ("m",), (d,), (names[d], names[d + 1]), (d, d + 1)))
         upper = (*lower[:d], lower[d] * lower[d + 1], *lower[d + 2:])
         return va.TransformMap(tuple(ops), upper, lower)
     d = draw(st.sampled_from([e for e, s in enumerate(lower) if s > 1 and not _prime(s)]))
     f = draw(st.sampled_from([q for q in range(2, lower[d]) if lower[d] % q == 0]))
-    ops = [va.PassThrough((), (f"u{e}",), (e if e < d else e + 1,), (names[e],), (e,))
+    ops = [va.transforms.PassThrough((), (f"u{e}",), (e if e < d else e + 1,), (names[e],), (e,))
            for e in range(n) if e != d]
-    ops.append(va.Unmerge((f, lower[d] // f), ("a", "b"), (d, d + 1), (names[d],), (d,)))
+    ops.append(va.transforms.Unmerge((f, lower[d] // f), ("a", "b"), (d, d + 1), (names[d],), (d,)))
     upper = (*lower[:d], f, lower[d] // f, *lower[d + 1:])
     return va.TransformMap(tuple(ops), upper, lower)
 
@@ -278,10 +278,10 @@ def _prime(s: int) -> bool:
 
 
 @st.composite
-def fused_kernels(draw) -> va.Kernel:
+def fused_kernels(draw) -> va.kernel.Kernel:
     """A gemm root with a chain of one to three elementwise fusees on its output side, every
     access through no view or a random bijective view, the last fusee writing an argument."""
-    k = va.Kernel("generated")
+    k = va.kernel.Kernel("generated")
     g, kk, m, n = 1, 2, draw(st.sampled_from([2, 4, 6])), draw(st.sampled_from([3, 4, 6]))
     a, b = k.argument("a", (g, kk, m)), k.argument("b", (g, kk, n))
     if draw(st.booleans()):  # the gemm writes through a view: the inverse of a bijection
@@ -321,7 +321,7 @@ def fused_kernels(draw) -> va.Kernel:
 @given(kernel=fused_kernels())
 def test_generated_kernels_reach_the_invariant_with_the_same_outputs(kernel):
     result = va.regularize(kernel)
-    assert va.check_invariant(result.kernel, result.fusing) == ()
+    assert va.kernel.check_invariant(result.kernel, result.fusing) == ()
     assert_same_outputs(kernel, result.kernel)
     rocmlir = va.regularize(kernel, "rocmlir")
     assert_same_outputs(kernel, rocmlir.kernel)
@@ -333,7 +333,7 @@ def test_generated_kernels_reach_the_invariant_with_the_same_outputs(kernel):
 @pytest.mark.parametrize(("write_view", "read_view"), [(w, r) for w in (0, 1) for r in (0, 1)])
 def test_input_fusion_chain(write_view, read_view):
     """arg -> generic -> %t -> generic -> %x -> gemm (as A), accesses through transposes or not."""
-    k = va.Kernel("input")
+    k = va.kernel.Kernel("input")
     src, b = k.argument("src", (1, 4, 4)), k.argument("b", (1, 4, 5))
     out = k.argument("out", (1, 4, 5))
     t, x = k.alloc((1, 4, 4), name="t"), k.alloc((1, 4, 4), name="x")
@@ -346,7 +346,7 @@ def test_input_fusion_chain(write_view, read_view):
          name="exp")
     k.op("rock.gridwise_gemm", reads=[through(x, read_view), b], writes=[out], root=True, name="gemm")
     result = va.regularize(k)
-    assert va.check_invariant(result.kernel, result.fusing) == ()
+    assert va.kernel.check_invariant(result.kernel, result.fusing) == ()
     assert result.fusing == {"gemm", "exp", "sin"}
     assert_same_outputs(k, result.kernel)
 
@@ -354,11 +354,11 @@ def test_input_fusion_chain(write_view, read_view):
 # {{{ rocMLIR's placement
 
 
-def input_output_kernel() -> va.Kernel:
+def input_output_kernel() -> va.kernel.Kernel:
     """mlir/test/fusion/input-output-fusion-regularize.mlir (@rock_gemm), by hand."""
     tr = P('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough ["gemmG", "gemmK", "gemmM"] at [0, 1, 2] -> '
            '["gemmG", "gemmK", "gemmM"] at [0, 2, 1]>] bounds = [1, 32, 16] -> [1, 16, 32]>')
-    k = va.Kernel("rock_gemm")
+    k = va.kernel.Kernel("rock_gemm")
     arg0, arg1 = k.argument("arg0", (1, 32, 16)), k.argument("arg1", (1, 16, 32))
     arg2 = k.argument("arg2", (1, 32, 32))
     alloc = k.alloc((1, 16, 32), name="alloc")
@@ -402,7 +402,7 @@ def test_both_styles_on_pr1579():
     assert_same_outputs(k, rocmlir.kernel)
     # The seed leaves no view on an intermediate buffer of a fusing op; rocMLIR's placement keeps
     # the readers' views on the input path by design.
-    assert va.check_invariant(seed.kernel) == ()
+    assert va.kernel.check_invariant(seed.kernel) == ()
 
 
 def test_rocmlir_style_isolates_several_transforming_readers_with_copies():
@@ -421,7 +421,7 @@ def test_vector_lengths_follow_the_fused_ops_after_regularization():
     # The gemm writes %c row-major, but the fused generic stores c[g, m, n] into out[g, n, m]:
     # the store's true vector length along m is 4, along n 1. %c alone would say 4 along n.
     k = gemm_then_transposed_generic(4, 4)
-    with pytest.raises(va.RegularizeError, match="regularize the kernel first"):
+    with pytest.raises(va.errors.RegularizeError, match="regularize the kernel first"):
         k.fused_views(k.ops[0], "c")
     r = va.regularize(k).kernel
     gemm = r.ops[0]
@@ -431,7 +431,7 @@ def test_vector_lengths_follow_the_fused_ops_after_regularization():
     assert va.max_vector_length(r.view_of(gemm.writes[0]), 2).length == 4  # %c alone would say 4
     # The view is exact: it sends every gemm output point where the interpreter stores it.
     inputs = random_inputs(k)
-    result = va.run_kernel(r, inputs)
+    result = va.kernel.run_kernel(r, inputs)
     product = np.einsum("gkm,gkn->gmn", inputs["a"], inputs["b"])
     addresses, _ = view.addresses()
     np.testing.assert_array_equal(result["out"].ravel()[addresses], np.exp(product))
@@ -443,9 +443,9 @@ GEMM_TR_INVERSE = P('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough 
                     '[0, 2, 1] -> ["gemmG", "gemmK", "gemmM"] at [0, 1, 2]>] bounds = [1, 16, 32] -> [1, 32, 16]>')
 
 
-def input_fusion_kernel(transposed: bool) -> va.Kernel:
+def input_fusion_kernel(transposed: bool) -> va.kernel.Kernel:
     """@rock_gemm / @rock_gemm_tr of the input-fusion regularize test, by hand."""
-    k = va.Kernel("rock_gemm_tr" if transposed else "rock_gemm")
+    k = va.kernel.Kernel("rock_gemm_tr" if transposed else "rock_gemm")
     arg0, arg1 = k.argument("arg0", (1, 32, 16)), k.argument("arg1", (1, 16, 32))
     arg2 = k.argument("arg2", (1, 32, 32))
     if transposed:
@@ -484,16 +484,16 @@ def test_rocmlir_style_reproduces_the_input_fusion_tests():
         k = input_fusion_kernel(transposed)
         assert_same_outputs(k, va.regularize(k, "rocmlir").kernel)
         seed = va.regularize(k)
-        assert va.check_invariant(seed.kernel) == ()  # the seed moves the views to %arg0
+        assert va.kernel.check_invariant(seed.kernel) == ()  # the seed moves the views to %arg0
         assert_same_outputs(k, seed.kernel)
 
 
-def bug_1546_kernel() -> va.Kernel:
+def bug_1546_kernel() -> va.kernel.Kernel:
     """mlir/test/fusion/bug-1546-compile-failure.mlir by hand, with its own maps (file order)."""
     from rocmlir_data import DATA
 
-    m = [e.map for e in va.parse_mlir_transform_maps((DATA / "rocmlir" / "bug-1546-compile-failure.mlir").read_text())]
-    k = va.Kernel("mlir_dot_mul")
+    m = [e.map for e in va.text.parse_mlir_transform_maps((DATA / "rocmlir" / "bug-1546-compile-failure.mlir").read_text())]
+    k = va.kernel.Kernel("mlir_dot_mul")
     arg0, arg1 = k.argument("arg0", (6,)), k.argument("arg1", (12,))
     arg2, arg3 = k.argument("arg2", (8,)), k.argument("arg3", (8,))
     v0, v1 = k.view(arg0, [m[0]]), k.view(arg1, [m[1]])
@@ -516,7 +516,7 @@ def test_bug_1546_gets_exactly_four_copies_in_rocmlir_style():
     assert [op.kind for op in result.kernel.ops].count("memref.copy") == 4  # CHECK-COUNT-4
     assert_same_outputs(k, result.kernel)
     seed = va.regularize(k)
-    assert va.check_invariant(seed.kernel, seed.fusing) == ()  # the readers of the padded output too
+    assert va.kernel.check_invariant(seed.kernel, seed.fusing) == ()  # the readers of the padded output too
     assert_same_outputs(k, seed.kernel)
 
 
@@ -526,15 +526,15 @@ def test_a_slice_reader_rocmlir_cannot_invert():
     piece = P('<affine_map<(d0, d1, d2) -> (d0, d1 + 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
               '<Slice{2, 6} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
               'bounds = [1, 4, 8] -> [1, 8, 8]>')
-    assert va.rocmlir_invert(piece).maps is None
-    k = va.Kernel("slice")
+    assert va.rocmlir.rocmlir_invert(piece).maps is None
+    k = va.kernel.Kernel("slice")
     a, b = k.argument("a", (1, 3, 8)), k.argument("b", (1, 3, 8))
     out = k.argument("out", (1, 4, 8))
     c = k.alloc((1, 8, 8), name="c")
     k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
     k.op("linalg.generic", reads=[k.view(c, [piece])], writes=[out], fn=np.tanh, name="tanh")
     seed, rocmlir = va.regularize(k), va.regularize(k, "rocmlir")
-    assert va.check_invariant(seed.kernel, seed.fusing) == ()  # tanh writes %out through a Pad
+    assert va.kernel.check_invariant(seed.kernel, seed.fusing) == ()  # tanh writes %out through a Pad
     assert_same_outputs(k, seed.kernel)
     # rocMLIR's output path: the reader reads a fresh 1x4x8 buffer, the gemm writes it through the Pad.
     tanh = [op for op in rocmlir.kernel.ops if op.name == "tanh"][0]
@@ -546,7 +546,7 @@ def test_a_broadcast_reader_keeps_its_view():
     bcast = P('<affine_map<(d0, d1, d2) -> (d0, d1 mod 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
               '<Broadcast{2} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
               'bounds = [1, 6, 4] -> [1, 2, 4]>')
-    k = va.Kernel("bcast")
+    k = va.kernel.Kernel("bcast")
     a, b = k.argument("a", (1, 3, 2)), k.argument("b", (1, 3, 4))
     out = k.argument("out", (1, 6, 4))
     c = k.alloc((1, 2, 4), name="c")
@@ -556,7 +556,7 @@ def test_a_broadcast_reader_keeps_its_view():
     (stop,) = [r for r in result.log if r.rule == "stop"]
     assert stop.op == "tanh" and "not-injective" in stop.note
     assert_same_outputs(k, result.kernel)
-    with pytest.raises(va.RegularizeError, match="is not invertible"):
+    with pytest.raises(va.errors.RegularizeError, match="is not invertible"):
         va.regularize(k, "rocmlir")
 
 
@@ -565,7 +565,7 @@ def test_rocmlir_style_annotates_the_major_tensor():
     and %arg3, both 64x64x64 (here 4x4x4): the tie goes to input 0."""
     ident = identity((4, 4, 4))
     tr = transpose((4, 4, 4), (4, 4, 4))
-    k = va.Kernel("rock_gemm")
+    k = va.kernel.Kernel("rock_gemm")
     arg0, arg1 = k.argument("arg0", (4, 4, 4)), k.argument("arg1", (4, 4, 4))
     arg2, arg3 = k.argument("arg2", (4, 4, 4)), k.argument("arg3", (4, 4, 4))
     alloc = k.alloc((4, 4, 4), name="alloc")
@@ -579,22 +579,22 @@ def test_rocmlir_style_annotates_the_major_tensor():
 
 
 def test_a_reduction_generic_is_illegal_in_rocmlir_style():
-    k = va.Kernel("invalid_generic_reduction")
+    k = va.kernel.Kernel("invalid_generic_reduction")
     a, out = k.argument("a", (2, 3)), k.argument("out", (2, 3))
     c = k.alloc((2, 3), name="c")
     k.op("some.root", reads=[a], writes=[c], root=True, fn=lambda x: x, name="root")
     k.op("linalg.generic", reads=[c], writes=[out], fn=lambda x: x, name="reduce_like",
          iterator_types=("reduction", "parallel"))
-    with pytest.raises(va.RegularizeError, match="Only fully parallel supported .* explicitly marked illegal"):
+    with pytest.raises(va.errors.RegularizeError, match="Only fully parallel supported .* explicitly marked illegal"):
         va.regularize(k, "rocmlir")
     seed = va.regularize(k)  # the seed treats it as an op views cannot be pushed through
     assert not [op for op in seed.kernel.ops if op.name == "reduce_like"][0].elementwise
 
 
-def fusee_chain(n: int) -> va.Kernel:
+def fusee_chain(n: int) -> va.kernel.Kernel:
     """A gemm root and ``n`` elementwise fusees, each reading the previous one's output through a
     transpose; the last writes ``%out``."""
-    k = va.Kernel("chain")
+    k = va.kernel.Kernel("chain")
     a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 5))
     current = k.alloc((1, 4, 5), name="c")
     k.op("rock.gridwise_gemm", reads=[a, b], writes=[current], root=True, name="gemm")
@@ -611,12 +611,12 @@ def test_a_long_chain_of_fusees_in_both_styles():
     n = 30
     k = fusee_chain(n)
     seed, rocmlir = va.regularize(k), va.regularize(k, "rocmlir")
-    assert va.check_invariant(seed.kernel, seed.fusing) == ()
+    assert va.kernel.check_invariant(seed.kernel, seed.fusing) == ()
     assert seed.fusing == {op.name for op in k.ops}
     # Each fusee first iterates over its input; then, from the root outward, each gets a fresh
     # output and the next fusee iterates over it.
     assert [r.rule for r in seed.log] == ["R2"] * n + ["R1", "R2"] * (n - 1)
-    assert va.check_invariant(rocmlir.kernel, style="rocmlir") == ()
+    assert va.kernel.check_invariant(rocmlir.kernel, style="rocmlir") == ()
     assert [r.rule for r in rocmlir.log] == ["output path"] * n
     assert_same_outputs(k, seed.kernel)
     assert_same_outputs(k, rocmlir.kernel)

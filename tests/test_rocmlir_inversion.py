@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rocmlir_data import cases
 
 import viewalgebra as va
-from viewalgebra.rocmlir import RocmlirInversion, rocmlir_invert  # noqa: TID251
+from viewalgebra.rocmlir import RocmlirInversion, rocmlir_invert
 
 INVERSION = cases("invertTransformMap")
 
@@ -45,14 +45,14 @@ def _expected_map(expected) -> va.TransformMap:
     return va.parse_transform_map(text, strict=False)
 
 
-def _invertible(op: va.Transform) -> bool:
+def _invertible(op: va.transforms.Transform) -> bool:
     """Whether rocMLIR inverts the op."""
     match op:
-        case va.PassThrough() | va.Merge() | va.Unmerge():
+        case va.transforms.PassThrough() | va.transforms.Merge() | va.transforms.Unmerge():
             return True
-        case va.AddDim():
+        case va.transforms.AddDim():
             return op.params == (1,)
-        case va.ConstDim():
+        case va.transforms.ConstDim():
             return all(pair == (0, 1) for pair in op.values)
         case _:
             return False
@@ -118,7 +118,7 @@ def test_unlisted_lower_dims_get_an_empty_name():
     inverse = _inverse('by [<PassThrough ["a"] at [0] -> ["a"] at [0]>] bounds = [4] -> [4, 5]')
     assert inverse.upper_bounds == (4, 5)
     assert inverse.lower_bounds == (4,)
-    assert [p.message for p in va.problems(inverse)] == [
+    assert [p.message for p in va.transforms.problems(inverse)] == [
         "upper dim 1 is used by 0 transforms (must be exactly 1)"]
 
 
@@ -138,7 +138,7 @@ def test_unit_const_dim_becomes_an_add_dim_of_the_bound_found_by_name():
     # rocMLIR takes the AddDim's size from the lower bounds, not from the ConstDim's length.
     inconsistent = _inverse('by [<ConstDim{0, 1} [] at [] -> ["x"] at [0]>, '
                             '<PassThrough ["a"] at [0] -> ["a"] at [1]>] bounds = [5] -> [3, 5]')
-    assert inconsistent.ops[0] == va.AddDim((3,), ("x",), (0,), (), ())
+    assert inconsistent.ops[0] == va.transforms.AddDim((3,), ("x",), (0,), (), ())
 
 
 def test_unmerge_bound_is_not_checked():
@@ -147,7 +147,7 @@ def test_unmerge_bound_is_not_checked():
                        'bounds = [2, 3] -> [7]')
     assert inverse == _map('by [<Merge{2, 3} ["y"] at [0] -> ["a", "b"] at [0, 1]>] '
                            'bounds = [7] -> [2, 3]')
-    assert [p.message for p in va.problems(inverse)] == [
+    assert [p.message for p in va.transforms.problems(inverse)] == [
         "Merge{2, 3} at [0] -> [0, 1]: upper bound 7 != product of sizes 6"]
 
 
@@ -257,7 +257,7 @@ def _invertible_maps(draw: st.DrawFn, upper: tuple[int, ...]) -> va.TransformMap
         lower_dims = tuple(next(positions) for _ in lower_sizes)
         for d, size in zip(lower_dims, lower_sizes, strict=True):
             lower[d] = size
-        ops.append(getattr(va, kind)(params, tuple(f"u{d}" for d in upper_dims), upper_dims,
+        ops.append(getattr(va.transforms, kind)(params, tuple(f"u{d}" for d in upper_dims), upper_dims,
                                      tuple(f"l{d}" for d in lower_dims), lower_dims))
     return va.TransformMap(tuple(ops), upper, tuple(lower))
 
@@ -291,7 +291,7 @@ def test_inverse_undoes_the_map(chain):
     assert len(result.maps) == len(chain)
     for inverse, tm in zip(result.maps, reversed(chain), strict=True):
         # For a consistent map the inverse is consistent and reproduces the upper bounds.
-        assert va.problems(inverse) == ()
+        assert va.transforms.problems(inverse) == ()
         assert (inverse.upper_bounds, inverse.lower_bounds) == (tm.lower_bounds, tm.upper_bounds)
     for point in _box(chain[0].upper_bounds):
         assert _apply(result.maps, _apply(chain, point)) == point

@@ -11,7 +11,7 @@ import pytest
 from rocmlir_data import DATA, cases
 
 import viewalgebra as va
-from viewalgebra.rocmlir import (  # noqa: TID251 -- the port's internals are tested directly
+from viewalgebra._rocmlir import (  # noqa: TID251 -- the port's internals are tested directly
     VectorizationInfo,
     find_contiguous_groups,
     propagate_vectorization_info,
@@ -40,7 +40,7 @@ def test_every_case_is_collected():
 
 def _view(chain, memref):
     maps = [va.parse_transform_map(entry["text"], strict=False) for entry in chain]
-    return va.View(va.parse_memref_type(memref), maps, strict=False)
+    return va.View(va.text.parse_memref_type(memref), maps, strict=False)
 
 
 def _expected(case):
@@ -59,8 +59,8 @@ def test_vectorization_case(case):
     inp = case["input"]
     view = _view(inp["transform_chain_top_to_bottom"], inp["underlying_buffer_type"])
     if "queried_value_type" in inp:
-        assert view.shape == va.parse_memref_type(inp["queried_value_type"]).shape
-    got = va.rocmlir_vector_length(view, inp["in_dim"], inp["in_dim_len"],
+        assert view.shape == va.text.parse_memref_type(inp["queried_value_type"]).shape
+    got = va.rocmlir.rocmlir_vector_length(view, inp["in_dim"], inp["in_dim_len"],
                                 limit_for_data_type=inp.get("limitForDataType", False))
     assert got == _expected(case)
 
@@ -69,8 +69,8 @@ def test_pr2373_synthesized_case_before_and_after_the_fix():
     (case,) = [c for c in VECTORIZATION if c["id"] == "vec/synth_pr2373_held_constant_unmerge"]
     inp = case["input"]
     view = _view(inp["transform_chain_top_to_bottom"], inp["underlying_buffer_type"])
-    assert va.rocmlir_vector_length(view, inp["in_dim"], pr2373=False) == 8
-    assert va.rocmlir_vector_length(view, inp["in_dim"], pr2373=True) == 4
+    assert va.rocmlir.rocmlir_vector_length(view, inp["in_dim"], pr2373=False) == 8
+    assert va.rocmlir.rocmlir_vector_length(view, inp["in_dim"], pr2373=True) == 4
     assert case["expected"]["result_before_PR2373"] == 8
 
 
@@ -119,7 +119,7 @@ def _fusion_views(case):
     for memref, aliases in FUSION_WALKS[case["id"]]:
         assert memref in case["input"]["ir"]
         maps = [va.parse_transform_map(definitions[a], strict=False) for a in aliases]
-        views.append(va.View(va.parse_memref_type(memref), maps, strict=False))
+        views.append(va.View(va.text.parse_memref_type(memref), maps, strict=False))
     return views
 
 
@@ -127,8 +127,8 @@ def _fusion_views(case):
 def test_fusion_traversal_case(case):
     inp = case["input"]
     first, *rest = _fusion_views(case)
-    assert first.shape == va.parse_memref_type(inp["queried_value_type"]).shape
-    got = va.rocmlir_vector_length(first, inp["in_dim"], inp["in_dim_len"],
+    assert first.shape == va.text.parse_memref_type(inp["queried_value_type"]).shape
+    got = va.rocmlir.rocmlir_vector_length(first, inp["in_dim"], inp["in_dim_len"],
                                 limit_for_data_type=inp["limitForDataType"], continuations=rest)
     assert got == case["expected"]["result"]
 
@@ -137,8 +137,8 @@ def test_fusion_traversal_uses_the_final_buffer_element_type():
     # PR #1630: the cap comes from the final buffer (f16: 8 elements), not from the alloc (f32: 4).
     (case,) = [c for c in VECTORIZATION if c["id"] == "vec/input_fusion_true_max_length"]
     first, *rest = _fusion_views(case)
-    assert va.rocmlir_vector_length(first, 0, limit_for_data_type=True, continuations=rest) == 8
-    assert va.rocmlir_vector_length(first, 0, limit_for_data_type=True) == 4
+    assert va.rocmlir.rocmlir_vector_length(first, 0, limit_for_data_type=True, continuations=rest) == 8
+    assert va.rocmlir.rocmlir_vector_length(first, 0, limit_for_data_type=True) == 4
 
 
 # }}}
@@ -167,7 +167,7 @@ def _legacy_length(case):
     # implicitStride 1 (no legacy test used another value).
     inp = case["input"]
     view = _view(inp["transforms_top_to_bottom"], inp["outputShape_memref"])
-    return va.rocmlir_vector_length(view, inp["in_dim"], inp["max_len"])
+    return va.rocmlir.rocmlir_vector_length(view, inp["in_dim"], inp["max_len"])
 
 
 @pytest.mark.parametrize("case", list(_legacy_params()))
@@ -188,7 +188,7 @@ def test_legacy_pr1300_case_gives_the_current_rules_answer():
 def _case_list_map(spec):
     ops = []
     for kind, params, upper, lower in spec["ops"]:
-        ops.append(getattr(va, kind)(
+        ops.append(getattr(va.transforms, kind)(
             params, [f"u{d}" for d in upper], upper, [f"l{d}" for d in lower], lower))
     return va.TransformMap(tuple(ops), tuple(spec["upper"]), tuple(spec["lower"]), strict=False)
 
@@ -201,7 +201,7 @@ def _case_list_view(case):
 
 @pytest.mark.parametrize("case", **_by_id(CASE_LIST["cases"], key="name"))
 def test_case_list_vectorization(case):
-    got = va.rocmlir_vector_length(_case_list_view(case), case["in_dim"], case.get("in_dim_len"),
+    got = va.rocmlir.rocmlir_vector_length(_case_list_view(case), case["in_dim"], case.get("in_dim_len"),
                                 limit_for_data_type=case.get("limit_for_datatype", False))
     assert got == case["rocmlir_expected"]
 
@@ -210,8 +210,8 @@ def test_case_list_pr2373_regression_test_before_the_fix():
     # PR #2373's own test: "returns 4 with the fix and 8 without".
     (case,) = [c for c in CASE_LIST["cases"] if c["name"] == "unmerge_held_constant_non_unit_dim"]
     view = _case_list_view(case)
-    assert va.rocmlir_vector_length(view, case["in_dim"], case["in_dim_len"], pr2373=False) == 8
-    assert va.rocmlir_vector_length(view, case["in_dim"], case["in_dim_len"]) == 4
+    assert va.rocmlir.rocmlir_vector_length(view, case["in_dim"], case["in_dim_len"], pr2373=False) == 8
+    assert va.rocmlir.rocmlir_vector_length(view, case["in_dim"], case["in_dim_len"]) == 4
 
 
 # }}}
@@ -276,14 +276,14 @@ TRANSPOSE = va.parse_transform_map(
 
 def test_dim_out_of_range_is_rejected():
     view = va.View(va.Buffer((8, 4)), [TRANSPOSE])
-    with pytest.raises(va.CoordinateError, match=re.escape("dim 2 out of range for rank 2")):
-        va.rocmlir_vector_length(view, 2)
+    with pytest.raises(va.errors.CoordinateError, match=re.escape("dim 2 out of range for rank 2")):
+        va.rocmlir.rocmlir_vector_length(view, 2)
 
 
 def test_non_positive_length_is_rejected():
     view = va.View(va.Buffer((8, 4)), [TRANSPOSE])
     with pytest.raises(va.ViewAlgebraError, match="length must be at least 1, got 0"):
-        va.rocmlir_vector_length(view, 0, 0)
+        va.rocmlir.rocmlir_vector_length(view, 0, 0)
 
 
 def test_pad_with_missing_parameter_is_rejected():
@@ -291,7 +291,7 @@ def test_pad_with_missing_parameter_is_rejected():
         '<affine_map<(d0) -> (d0 - 2)> by [<Pad{2} ["x"] at [0] -> ["x"] at [0]>] '
         'bounds = [8] -> [6]>', strict=False)
     with pytest.raises(va.ViewAlgebraError, match=re.escape("parameter 1 missing")):
-        va.rocmlir_vector_length(va.View(va.Buffer((6,)), [pad]), 0)
+        va.rocmlir.rocmlir_vector_length(va.View(va.Buffer((6,)), [pad]), 0)
 
 
 def test_upper_dim_out_of_range_is_rejected():
@@ -299,7 +299,7 @@ def test_upper_dim_out_of_range_is_rejected():
         '<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [1] -> ["x"] at [0]>] '
         'bounds = [8] -> [8]>', strict=False)
     with pytest.raises(va.ViewAlgebraError, match=re.escape("dim 1 out of range")):
-        va.rocmlir_vector_length(va.View(va.Buffer((8,)), [bad]), 0)
+        va.rocmlir.rocmlir_vector_length(va.View(va.Buffer((8,)), [bad]), 0)
 
 
 def test_zero_merge_size_is_rejected():
@@ -307,14 +307,14 @@ def test_zero_merge_size_is_rejected():
         '<affine_map<(d0) -> (d0, 0)> by [<Merge{4, 0} ["x"] at [0] -> ["a", "b"] at [0, 1]>] '
         'bounds = [4] -> [4, 0]>', strict=False)
     with pytest.raises(va.ViewAlgebraError, match="division by zero"):
-        va.rocmlir_vector_length(va.View(va.Buffer((4, 0)), [merge], strict=False), 0)
+        va.rocmlir.rocmlir_vector_length(va.View(va.Buffer((4, 0)), [merge], strict=False), 0)
 
 
 def test_continuation_of_a_larger_rank_is_rejected():
     # The data of the 2-d buffer is carried into a 3-d space: rocMLIR indexes past its end.
     view = va.View(va.Buffer((8, 4)), [TRANSPOSE])
     with pytest.raises(va.ViewAlgebraError, match="dim 2 out of range for a space of rank 2"):
-        va.rocmlir_vector_length(view, 1, continuations=[va.View(va.Buffer((2, 4, 4)))])
+        va.rocmlir.rocmlir_vector_length(view, 1, continuations=[va.View(va.Buffer((2, 4, 4)))])
 
 
 # }}}

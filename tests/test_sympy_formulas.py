@@ -18,7 +18,7 @@ from strategies import transform_maps, views
 from sympy.printing.pycode import PythonCodePrinter
 
 import viewalgebra as va
-from viewalgebra.maps.sympy_formulas import (  # noqa: TID251
+from viewalgebra.text import (
     chain_affine_map,
     compose_affine,
     format_formulas,
@@ -107,14 +107,14 @@ def test_pad_stays_over_its_divisor() -> None:
 
 
 def test_compose_affine() -> None:
-    composite = compose_affine(va.affine_map_of(UNMERGE), va.affine_map_of(MERGE))
+    composite = compose_affine(va.text.affine_map_of(UNMERGE), va.text.affine_map_of(MERGE))
     assert str(composite) == "(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)"
     assert chain_affine_map([MERGE, UNMERGE]) == composite
-    assert str(compose_affine(va.parse_affine_map("(d0) -> (d0 ceildiv 4, d0 mod 1)"),
-                              va.parse_affine_map("(d0, d1) -> (d0 * 4 + 8)"))) \
+    assert str(compose_affine(va.text.parse_affine_map("(d0) -> (d0 ceildiv 4, d0 mod 1)"),
+                              va.text.parse_affine_map("(d0, d1) -> (d0 * 4 + 8)"))) \
         == "(d0, d1) -> ((d0 * 4 + 8) ceildiv 4, 0)"
-    assert str(compose_affine(va.parse_affine_map("(d0) -> (d0 ceildiv 4)"),
-                              va.parse_affine_map("(d0) -> (9)"))) == "(d0) -> (3)"
+    assert str(compose_affine(va.text.parse_affine_map("(d0) -> (d0 ceildiv 4)"),
+                              va.text.parse_affine_map("(d0) -> (9)"))) == "(d0) -> (3)"
 
 
 # Chains: Merge then Unmerge is the identity.
@@ -124,8 +124,8 @@ def test_merge_then_unmerge_is_identity(sizes: tuple[int, ...]) -> None:
     n, r = math.prod(sizes), len(sizes)
     dims = list(range(r))
     names = [f"x{i}" for i in dims]
-    merge = va.TransformMap((va.Merge(sizes, ["k"], [0], names, dims),), (n,), sizes)
-    unmerge = va.TransformMap((va.Unmerge(sizes, names, dims, ["k"], [0]),), sizes, (n,))
+    merge = va.TransformMap((va.transforms.Merge(sizes, ["k"], [0], names, dims),), (n,), sizes)
+    unmerge = va.TransformMap((va.transforms.Unmerge(sizes, names, dims, ["k"], [0]),), sizes, (n,))
     (eq,) = sympy_formulas([merge, unmerge])
     (u0,) = upper(1)
     for x in range(n):
@@ -182,25 +182,25 @@ def test_view_without_maps() -> None:
 def test_errors() -> None:
     with pytest.raises(va.ViewAlgebraError, match=re.escape("chain_affine_map: the chain has no maps")):
         chain_affine_map([])
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "chain_affine_map: lower rank of map 0 (1) != upper rank of map 1 (2)")):
         chain_affine_map([UNMERGE, UNMERGE])
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "compose_affine: dims of outer map (2) != results of inner map (1)")):
-        compose_affine(va.affine_map_of(UNMERGE), va.affine_map_of(UNMERGE))
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+        compose_affine(va.text.affine_map_of(UNMERGE), va.text.affine_map_of(UNMERGE))
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "sympy_formulas: 1 lower names for 2 lower dims")):
         sympy_formulas(MERGE, lower=["a"])
-    with pytest.raises(va.InvalidTransformError, match=re.escape(
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape(
             "sympy_formulas: duplicate upper names ['a', 'a']")):
         sympy_formulas(UNMERGE, upper=["a", "a"])
-    with pytest.raises(va.InvalidTransformError, match=re.escape("to_sympy: dim d1 but only 1 symbols")):
-        to_sympy(va.parse_affine_map("(d0, d1) -> (d1)").results[0], upper(1))
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape("to_sympy: dim d1 but only 1 symbols")):
+        to_sympy(va.text.parse_affine_map("(d0, d1) -> (d1)").results[0], upper(1))
 
 
 def test_to_sympy_ceildiv_and_negative_values() -> None:
     (u0,) = upper(1)
-    amap = va.parse_affine_map("(d0) -> ((d0 - 5) ceildiv 4, (d0 * 3 - 7) floordiv 6, (d0 - 9) mod 4)")
+    amap = va.text.parse_affine_map("(d0) -> ((d0 - 5) ceildiv 4, (d0 * 3 - 7) floordiv 6, (d0 - 9) mod 4)")
     exprs = [to_sympy(e, [u0]) for e in amap.results]
     assert [sympy.sstr(e) for e in exprs] == [
         "ceiling((u0 - 5)/4)", "floor((3*u0 - 7)/6)", "Mod(u0 + 3, 4)"]
@@ -214,9 +214,9 @@ def test_rocmlir_views() -> None:
     rng = random.Random(0)
     checked = 0
     for path in ROCMLIR_FILES:
-        for parsed in va.parse_mlir_views(path.read_text()):
+        for parsed in va.text.parse_mlir_views(path.read_text()):
             view = parsed.view
-            if view is None or any(p.blocking for tm in view.maps for p in va.problems(tm)):
+            if view is None or any(p.blocking for tm in view.maps for p in va.transforms.problems(tm)):
                 continue  # a map without meaning (a bug reproducer): no formula, no address
             address = compile_formulas(sympy_formulas(view), view.rank)
             for _ in range(20):
@@ -264,9 +264,9 @@ def test_padded_merge_unmerge_views(sizes: list[int], left: int, right: int, str
     # The Mod -> floor rewrite of to_sympy only wins on such chains, which the random views rarely build.
     n, dims = math.prod(sizes), list(range(len(sizes)))
     names = [f"x{i}" for i in dims]
-    pad = va.TransformMap((va.Pad((left, right), ["k"], [0], ["k"], [0]),), (n + left + right,), (n,))
-    merge = va.TransformMap((va.Merge(sizes, ["k"], [0], names, dims),), (n,), sizes)
-    unmerge = va.TransformMap((va.Unmerge(sizes, names, dims, ["k"], [0]),), sizes, (n,))
+    pad = va.TransformMap((va.transforms.Pad((left, right), ["k"], [0], ["k"], [0]),), (n + left + right,), (n,))
+    merge = va.TransformMap((va.transforms.Merge(sizes, ["k"], [0], names, dims),), (n,), sizes)
+    unmerge = va.TransformMap((va.transforms.Unmerge(sizes, names, dims, ["k"], [0]),), sizes, (n,))
     view = va.View(va.Buffer((n,), strides=(stride,), offset=offset), (pad, merge, unmerge))
     (eq,) = sympy_formulas(view)
     (u0,) = upper(1)
@@ -286,12 +286,12 @@ def test_long_merge_unmerge_chains_are_refused_not_hung():
                                    '["a", "b"] at [0, 1]>] bounds = [4] -> [2, 2]>')
     unmerge = va.parse_transform_map('<affine_map<(d0, d1) -> (d0 * 2 + d1)> by [<Unmerge{2, 2} ["a", "b"] at '
                                      '[0, 1] -> ["x"] at [0]>] bounds = [2, 2] -> [4]>')
-    assert len(va.sympy_formulas([merge, unmerge] * 8)) == 1
-    with pytest.raises(va.TooComplexError, match="more than 20000 terms"):
-        va.sympy_formulas([merge, unmerge] * 600)
+    assert len(va.text.sympy_formulas([merge, unmerge] * 8)) == 1
+    with pytest.raises(va.errors.TooComplexError, match="more than 20000 terms"):
+        va.text.sympy_formulas([merge, unmerge] * 600)
     view = va.View(va.Buffer((4,)), [merge, unmerge] * 600)
-    with pytest.raises(va.TooComplexError):
-        va.sympy_formulas(view)
+    with pytest.raises(va.errors.TooComplexError):
+        va.text.sympy_formulas(view)
     from oracle import legal_lengths
 
     # The ISL relation has no such growth: the exact answer still comes, equal to brute force.

@@ -33,7 +33,7 @@ def test_bare_names_and_empty_bounds():
 
 
 def test_names_with_quotes_round_trip():
-    op = va.PassThrough((), ('we"ird\\name',), (0,), ("x",), (0,))
+    op = va.transforms.PassThrough((), ('we"ird\\name',), (0,), ("x",), (0,))
     tm = va.TransformMap((op,), (3,), (3,))
     text = va.print_transform_map(tm)
     assert '"we\\22ird\\\\name"' in text
@@ -44,21 +44,21 @@ def test_names_with_quotes_round_trip():
     ('"a\\09b"', "a\tb"), ('"\\C3\\A9"', "\u00e9"), ('"q\\"q"', 'q"q'), ('"n\\n"', "n\n"),
     ("bare_name", "bare_name"), ("12", "12")])
 def test_mlir_string_escapes(literal, name):
-    op = va.parse_transform(f"<PassThrough [{literal}] at [0] -> [x] at [0]>")
+    op = va.text.parse_transform(f"<PassThrough [{literal}] at [0] -> [x] at [0]>")
     assert op.upper_names == (name,)
-    assert va.parse_transform(va.print_transform(op)) == op
+    assert va.text.parse_transform(va.text.print_transform(op)) == op
 
 
 def test_bad_escape_is_located():
-    with pytest.raises(va.TransformParseError, match=r"1:17: expected an escape") as info:
-        va.parse_transform('<PassThrough ["a\\qb"] at [0] -> [x] at [0]>')
+    with pytest.raises(va.errors.TransformParseError, match=r"1:17: expected an escape") as info:
+        va.text.parse_transform('<PassThrough ["a\\qb"] at [0] -> [x] at [0]>')
     assert info.value.offset == 16
 
 
 def test_single_transform():
-    op = va.parse_transform('#rock.transform<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>')
-    assert op == va.Pad((2, 1), ("x",), (0,), ("y",), (0,))
-    assert va.print_transform(op) == '<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>'
+    op = va.text.parse_transform('#rock.transform<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>')
+    assert op == va.transforms.Pad((2, 1), ("x",), (0,), ("y",), (0,))
+    assert va.text.print_transform(op) == '<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>'
 
 
 def test_affine_map_alias_is_resolved_in_a_file():
@@ -67,7 +67,7 @@ def test_affine_map_alias_is_resolved_in_a_file():
     #tm = #rock.transform_map<#map by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>]
       bounds = [4, 8] -> [8, 4]>
     """
-    (entry,) = va.parse_mlir_transform_maps(text)
+    (entry,) = va.text.parse_mlir_transform_maps(text)
     assert entry.name == "tm" and entry.form == "alias" and str(entry.written) == "(d0, d1) -> (d1, d0)"
     assert (entry.line, entry.column) == (3, 11)
     assert va.lint(entry) == ()
@@ -81,9 +81,9 @@ def test_file_reading_skips_comments_and_finds_inline_maps():
       return
     }
     """
-    (entry,) = va.parse_mlir_transform_maps(text)
+    (entry,) = va.text.parse_mlir_transform_maps(text)
     assert entry.form == "inline" and entry.line == 4 and entry.map is not None
-    assert entry.map.ops[0] == va.Unmerge((2, 3), ("a", "b"), (0, 1), ("x",), (0,))
+    assert entry.map.ops[0] == va.transforms.Unmerge((2, 3), ("a", "b"), (0, 1), ("x",), (0,))
 
 
 @pytest.mark.parametrize(("text", "at", "message"), [
@@ -112,7 +112,7 @@ def test_file_reading_skips_comments_and_finds_inline_maps():
      "~", "unexpected character '~'"),
 ])
 def test_parse_errors_say_where_and_what_was_expected(text, at, message):
-    with pytest.raises(va.TransformParseError, match=re.escape(message)) as info:
+    with pytest.raises(va.errors.TransformParseError, match=re.escape(message)) as info:
         va.parse_transform_map(text)
     error = info.value
     assert text[error.offset:].startswith(at) and (at or error.offset == len(text))
@@ -124,14 +124,14 @@ def test_parse_errors_say_where_and_what_was_expected(text, at, message):
 
 def test_verifier_errors_while_parsing_carry_the_location():
     text = '<affine_map<(d0) -> (d0)> by [<PassThrough{1} ["a"] at [0] -> ["a"] at [0]>] bounds = [64] -> [64]>'
-    with pytest.raises(va.InvalidTransformError, match=re.escape("1:31: PassThrough has no parameters")):
+    with pytest.raises(va.errors.InvalidTransformError, match=re.escape("1:31: PassThrough has no parameters")):
         va.parse_transform_map(text)
 
 
 def test_file_errors_are_located_in_the_file():
     text = "\n\n  %0 = rock.transform %a by <affine_map<(d0) -> (d0)> by [<Foo [\"a\"] at [0] -> [\"a\"] at [0]>] bounds = [4] -> [4]>"
-    with pytest.raises(va.TransformParseError) as info:
-        va.parse_mlir_transform_maps(text)
+    with pytest.raises(va.errors.TransformParseError) as info:
+        va.text.parse_mlir_transform_maps(text)
     assert (info.value.line, info.value.column) == (3, 60)
     assert text.splitlines()[2][59:].startswith("Foo")
     assert "a name of a known transform" in str(info.value)
@@ -144,20 +144,20 @@ def test_file_errors_are_located_in_the_file():
     ("memref<16xi8, strided<[2]>>", va.Buffer((16,), "i8", (2,), 0)),
 ])
 def test_memref_types(text, buffer):
-    assert va.parse_memref_type(text) == buffer
+    assert va.text.parse_memref_type(text) == buffer
 
 
 def test_memref_type_errors():
-    with pytest.raises(va.TransformParseError, match="static memref type"):
-        va.parse_memref_type("memref<?x8xf32>")
-    with pytest.raises(va.InvalidTransformError, match="unknown element type 'q7'"):
-        va.parse_memref_type("memref<8xq7>")
+    with pytest.raises(va.errors.TransformParseError, match="static memref type"):
+        va.text.parse_memref_type("memref<?x8xf32>")
+    with pytest.raises(va.errors.InvalidTransformError, match="unknown element type 'q7'"):
+        va.text.parse_memref_type("memref<8xq7>")
 
 
 def test_affine_map_parsing_and_printing():
-    amap = va.parse_affine_map("affine_map<(d0, d1) -> (-d0 + 2 * d1 - 3, (d0 + d1) mod 4, d0 ceildiv 2)>")
+    amap = va.text.parse_affine_map("affine_map<(d0, d1) -> (-d0 + 2 * d1 - 3, (d0 + d1) mod 4, d0 ceildiv 2)>")
     assert str(amap) == "(d0, d1) -> (-d0 + d1 * 2 - 3, (d0 + d1) mod 4, d0 ceildiv 2)"
-    again = va.parse_affine_map(f"affine_map<{amap}>")
+    again = va.text.parse_affine_map(f"affine_map<{amap}>")
     assert again == amap
 
 
@@ -165,7 +165,7 @@ def test_views_are_read_from_transform_chains():
     from rocmlir_data import DATA
 
     text = (DATA / "rocmlir" / "bug-1546-compile-failure.mlir").read_text()
-    views = {v.name: v for v in va.parse_mlir_views(text)}
+    views = {v.name: v for v in va.text.parse_mlir_views(text)}
     three = views["%3"].view  # %3 = transform %2, %2 = transform %0, %0 = transform %arg0
     assert three is not None and three.buffer == va.Buffer((6,), "f32")
     assert [m.upper_bounds for m in three.maps] == [(1, 16, 16), (1, 3, 2), (1, 2, 3)]
@@ -182,7 +182,7 @@ def test_views_are_read_from_transform_chains():
      " bounds = [4] -> [4]>\n%0 = rock.transform %a by #m", "expected ': memref<...>'"),
 ])
 def test_bad_chains_are_reported_not_looped(text, message):
-    (view,) = [v for v in va.parse_mlir_views(text) if v.error is not None][:1]
+    (view,) = [v for v in va.text.parse_mlir_views(text) if v.error is not None][:1]
     assert view.view is None and message in str(view.error)
 
 
@@ -191,7 +191,7 @@ def test_chains_sharing_a_prefix_are_two_views():
          ' bounds = [4] -> [4]>\n')
     text = m + "\n".join(f"%{r} = rock.transform %{s} by #m : memref<4xf32> to memref<4xf32>"
                          for r, s in [("a", "x"), ("b", "a"), ("c", "a")])
-    views = va.parse_mlir_views(text)
+    views = va.text.parse_mlir_views(text)
     assert [(v.name, v.error, len(v.view.maps) if v.view else None) for v in views] == [
         ("%b", None, 2), ("%c", None, 2)]
 
@@ -204,8 +204,8 @@ def test_chains_sharing_a_prefix_are_two_views():
 ])
 def test_pathological_expressions_are_refused_not_crashed(expr, message):
     text = f'<affine_map<(d0) -> ({expr})> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [4] -> [4]>'
-    with pytest.raises(va.TransformParseError, match=re.escape(message)):
+    with pytest.raises(va.errors.TransformParseError, match=re.escape(message)):
         va.parse_transform_map(text)
-    with pytest.raises(va.MlirParseError, match=re.escape(message)):
+    with pytest.raises(va.errors.MlirParseError, match=re.escape(message)):
         va.read_mlir(f"func.func @f(%a: memref<4xf32>) {{\n  %0 = rock.transform %a by {text} : memref<4xf32> "
                      "to memref<4xf32>\n}")

@@ -13,7 +13,7 @@ from rocmlir_data import DATA, cases
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import vectorize  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra import _vectorize as vectorize  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=1500)
 
@@ -89,7 +89,7 @@ def test_probe_steps_are_genuine_and_settle_only_what_they_prove(view, data):
 
 
 def test_answers_are_cached_until_cleared():
-    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    (parsed,) = va.text.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
     first = va.max_vector_length(parsed.view, 1)
     assert va.max_vector_length(parsed.view, 1) is first
     va.clear_caches()
@@ -100,7 +100,7 @@ def test_answers_are_cached_until_cleared():
 def _case_view(case) -> va.View:
     inp = case["input"]
     maps = [va.parse_transform_map(m["text"], strict=False) for m in inp["transform_chain_top_to_bottom"]]
-    return va.View(va.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
+    return va.View(va.text.parse_memref_type(inp["underlying_buffer_type"]), maps, strict=False)
 
 
 CHAIN_CASES = [c for c in cases("vectorization") if "transform_chain_top_to_bottom" in c["input"]]
@@ -110,7 +110,7 @@ CHAIN_CASES = [c for c in cases("vectorization") if "transform_chain_top_to_bott
 def test_exact_oracle_of_the_conformance_cases(case):
     inp, expected = case["input"], case["expected"]
     view = _case_view(case)
-    cap = va.elements_per_access(view) if inp.get("limitForDataType") else None
+    cap = va.rocmlir.elements_per_access(view) if inp.get("limitForDataType") else None
     result = va.max_vector_length(view, inp["in_dim"], inp["in_dim_len"], max_elements=cap,
                                   rocmlir_compatible=True)
     assert result.length == expected["exact_oracle"]
@@ -131,7 +131,7 @@ def test_where_rocmlir_is_too_cautious():
     ((2, 3), (12, 7), 12, 1),
 ])
 def test_where_rocmlir_is_unsound(pad, sizes, run, exact):
-    tm = va.TransformMap((va.Pad(pad, ("x",), (0,), ("x",), (0,)),), (sizes[0],), (sizes[1],))
+    tm = va.TransformMap((va.transforms.Pad(pad, ("x",), (0,), ("x",), (0,)),), (sizes[0],), (sizes[1],))
     result = va.max_vector_length(va.View(va.Buffer((sizes[1],)), [tm]), 0, run)
     assert result.length == exact
     assert result.witness is not None and result.witness.reason == "mixed validity"
@@ -143,7 +143,7 @@ def test_vectorization_case_file_against_brute_force():
         maps = []
         for name in reversed(case["chain"]):  # the file lists maps from the buffer outward
             spec = data["maps"][name]
-            ops = [va.parse_transform(f"<{kind}{{{', '.join(map(str, params))}}} "
+            ops = [va.text.parse_transform(f"<{kind}{{{', '.join(map(str, params))}}} "
                                       f"[{', '.join(f'u{d}' for d in up)}] at {up} -> "
                                       f"[{', '.join(f'l{d}' for d in low)}] at {low}>".replace("{}", ""))
                    for kind, params, up, low in spec["ops"]]
@@ -155,7 +155,7 @@ def test_vectorization_case_file_against_brute_force():
 
 
 def test_example_conv_stack():
-    (parsed,) = va.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
+    (parsed,) = va.text.parse_mlir_views((DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir").read_text())
     view = parsed.view
     assert [va.max_vector_length(view, d).length for d in range(3)] == [1, 1, 1]
     # Along gemmN, runs of wo are contiguous but padding starts mid-run at wo = 0 or 55.
@@ -166,7 +166,7 @@ def test_example_conv_stack():
 
 def test_bad_arguments():
     view = va.View(va.Buffer((4, 8)))
-    with pytest.raises(va.CoordinateError, match="dim 2 out of range for rank 2"):
+    with pytest.raises(va.errors.CoordinateError, match="dim 2 out of range for rank 2"):
         va.max_vector_length(view, 2)
     with pytest.raises(va.ViewAlgebraError, match="run length must be at least 1, got 0"):
         va.max_vector_length(view, 1, 0)
@@ -175,9 +175,9 @@ def test_bad_arguments():
 
 
 def test_elements_per_access():
-    assert va.elements_per_access("f32") == 4 and va.elements_per_access("f16") == 8
-    assert va.elements_per_access(va.View(va.Buffer((4,), "i8"))) == 16
-    assert va.elements_per_access("f64", bits=64) == 1
+    assert va.rocmlir.elements_per_access("f32") == 4 and va.rocmlir.elements_per_access("f16") == 8
+    assert va.rocmlir.elements_per_access(va.View(va.Buffer((4,), "i8"))) == 16
+    assert va.rocmlir.elements_per_access("f64", bits=64) == 1
 
 
 VERDICTS = {"equal": "equal", "rocMLIR conservative": "rocMLIR conservative",
@@ -188,7 +188,7 @@ VERDICTS = {"equal": "equal", "rocMLIR conservative": "rocMLIR conservative",
 def test_comparison_with_rocmlir(case):
     inp, expected = case["input"], case["expected"]
     view = _case_view(case)
-    comparison = va.compare_vector_lengths(view, inp["in_dim"], inp["in_dim_len"],
+    comparison = va.rocmlir.compare_vector_lengths(view, inp["in_dim"], inp["in_dim_len"],
                                            limit_for_data_type=bool(inp.get("limitForDataType")))
     assert comparison.exact.length == expected["exact_oracle"]
     assert comparison.verdict == VERDICTS[expected["rocmlir_vs_exact"]]
@@ -201,9 +201,9 @@ def test_comparison_with_rocmlir(case):
 @given(query=queries(), limit=st.booleans())
 def test_comparison_verdicts_on_random_views(query, limit):
     view, dim, run = query
-    comparison = va.compare_vector_lengths(view, dim, run, limit_for_data_type=limit)
+    comparison = va.rocmlir.compare_vector_lengths(view, dim, run, limit_for_data_type=limit)
     legal = legal_lengths(view, dim, run)
-    cap = va.elements_per_access(view) if limit else None
+    cap = va.rocmlir.elements_per_access(view) if limit else None
     assert comparison.exact.length == expected_answer(legal, cap, True, False)
     assert (comparison.rocmlir in legal) == (comparison.verdict != "rocMLIR unsound")
     assert (comparison.rocmlir == comparison.exact.length) == (comparison.verdict == "equal")

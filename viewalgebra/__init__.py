@@ -1,133 +1,90 @@
 """viewalgebra: exact algebra of rocMLIR tensor views as ISL relations.
 
-The core (values, relations, inversion, vector lengths, the regularizer) is imported with the
-package; sympy formulas, the MLIR front end, drawing, the interpreter and the port of rocMLIR's
-rules are imported on first use of one of their names (PEP 562).
+The front door (docs/api.md): the values (``Buffer``, ``View``, ``Chain``, ``TransformMap``), the
+verbs, the error root, and namespaces for the rest: ``va.transforms`` (the nine transforms),
+``va.answers`` (what the verbs answer with), ``va.errors``, ``va.isl`` (the exact ISL objects),
+``va.text`` (rocMLIR's syntax and formulas), ``va.kernel`` (kernel graphs, the interpreter),
+``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules) and ``va.draw``.
+
+sympy, the MLIR front end, drawing, the interpreter and the rocMLIR ports are imported on first
+use of one of their names (PEP 562).
 """
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING
 
-from . import isl
-from .budget import QueryTimeoutError
-from .cache import clear_caches
-from .equivalence import Equivalence, equivalent
-from .errors import (
-    CoordinateError,
-    InternalError,
-    InvalidArgumentError,
-    InvalidTransformError,
-    KernelError,
-    MlirParseError,
-    MlirWriteError,
-    NotInvertibleError,
-    RegularizeError,
-    RocmlirRuleError,
-    TooComplexError,
-    TransformParseError,
-    UnsupportedOpsError,
-    ViewAlgebraError,
-    WorkerError,
-)
-from .graph import Kernel, Op
-from .invert import Certificate, Inverse, Verification, invert, verify_inverse
-from .maps.affine import AffineMap
-from .maps.buffer import Buffer, dtype_bits
-from .maps.chain import Chain, compose
-from .maps.equations import affine_map_of, dim_names, formulas
-from .maps.evaluate import evaluate, evaluate_array
-from .maps.lint import Finding, lint
-from .maps.relations import (
-    address_function,
-    map_function,
-    relation,
-    same_relation,
-    upper_box,
-    valid_set,
-    view_function,
-)
-from .maps.reshape import collapse_shape_map, expand_shape_map
-from .maps.syntax import (
-    ParsedMap,
-    ParsedView,
-    parse_affine_map,
-    parse_memref_type,
-    parse_mlir_transform_maps,
-    parse_mlir_views,
-    parse_transform,
-    parse_transform_map,
-    print_transform,
-    print_transform_map,
-    read_transform_map,
-)
-from .maps.transform_map import Problem, TransformMap, problems
-from .maps.transforms import (
-    AddDim,
-    Broadcast,
-    ConstDim,
-    Embed,
-    Merge,
-    Pad,
-    PassThrough,
-    Slice,
-    Transform,
-    Unmerge,
-)
-from .maps.view import View
-from .regularize import Regularized, Rewrite, Violation, check_invariant, regularize
-from .vectorize import VectorLength, Witness, elements_per_access, max_vector_length
+from . import answers, errors, isl, transforms
+from ._cache import clear_caches
+from ._equivalence import equivalent
+from ._invert import invert, verify_inverse
+from ._maps.buffer import Buffer
+from ._maps.chain import Chain, compose
+from ._maps.evaluate import evaluate, evaluate_array
+from ._maps.lint import lint
+from ._maps.syntax import parse_transform_map, print_transform_map
+from ._maps.transform_map import TransformMap
+from ._maps.view import View
+from ._regularize import regularize
+from ._vectorize import max_vector_length
+from .errors import ViewAlgebraError
 
 if TYPE_CHECKING:
-    from .draw import DrawError, draw_svg
-    from .interpret import run_kernel
-    from .maps.sympy_formulas import (
-        chain_affine_map,
-        compose_affine,
-        format_formulas,
-        sympy_formulas,
-        to_sympy,
-    )
-    from .mlir import MlirFunction, MlirModule, Unreadable, read_mlir, write_mlir
-    from .rocmlir import (
-        Comparison,
-        RocmlirInversion,
-        compare_vector_lengths,
-        rocmlir_invert,
-        rocmlir_vector_length,
-    )
+    from . import draw, kernel, mlir, rocmlir, text
+    from ._mlir import read_mlir, write_mlir
 
-# Lazy modules must not share a name with a public name: importing a submodule binds its name in
-# the package (``regularize``, ``invert``), which only the eager imports above bind back.
-_LAZY = {
-    "Comparison": ".rocmlir",
-    "DrawError": ".draw",
-    "MlirFunction": ".mlir",
-    "MlirModule": ".mlir",
-    "RocmlirInversion": ".rocmlir",
-    "Unreadable": ".mlir",
-    "chain_affine_map": ".maps.sympy_formulas",
-    "compare_vector_lengths": ".rocmlir",
-    "compose_affine": ".maps.sympy_formulas",
-    "draw_svg": ".draw",
-    "format_formulas": ".maps.sympy_formulas",
-    "read_mlir": ".mlir",
-    "rocmlir_invert": ".rocmlir",
-    "rocmlir_vector_length": ".rocmlir",
-    "run_kernel": ".interpret",
-    "sympy_formulas": ".maps.sympy_formulas",
-    "to_sympy": ".maps.sympy_formulas",
-    "write_mlir": ".mlir",
+_LAZY = {"read_mlir": "._mlir", "write_mlir": "._mlir", "draw": ".draw", "kernel": ".kernel",
+         "mlir": ".mlir", "rocmlir": ".rocmlir", "text": ".text"}
+"""Public name -> the module that defines it (or the namespace itself), for names imported on
+first use."""
+
+_MOVED = {
+    **dict.fromkeys(transforms.__all__, "transforms"),
+    **dict.fromkeys(answers.__all__, "answers"),
+    **dict.fromkeys((name for name in errors.__all__ if name != "ViewAlgebraError"), "errors"),
+    **dict.fromkeys(["AffineMap", "ParsedMap", "ParsedView", "affine_map_of", "chain_affine_map",
+                     "compose_affine", "dim_names", "dtype_bits", "format_formulas", "formulas",
+                     "parse_affine_map", "parse_memref_type", "parse_mlir_transform_maps",
+                     "parse_mlir_views", "parse_transform", "print_transform", "read_transform_map",
+                     "sympy_formulas", "to_sympy"], "text"),
+    **dict.fromkeys(["Kernel", "Op", "Regularized", "Rewrite", "Violation", "check_invariant",
+                     "run_kernel"], "kernel"),
+    **dict.fromkeys(["MlirFunction", "MlirModule", "Unreadable"], "mlir"),
+    **dict.fromkeys(["Comparison", "RocmlirInversion", "compare_vector_lengths", "elements_per_access",
+                     "rocmlir_invert", "rocmlir_vector_length"], "rocmlir"),
+    "draw_svg": "draw",
 }
-"""Public name -> the submodule that defines it, for the names imported on first use."""
+"""Names the package root exported before the namespaces (0.1): still found, with a
+DeprecationWarning naming their new home (CHANGELOG.md)."""
+
+_RENAMED = {
+    "map_function": "va.isl.coordinates (an islpy.Map)",
+    "view_function": "va.isl.coordinates (an islpy.Map)",
+    "address_function": "va.isl.addresses (an islpy.Map)",
+    "valid_set": "va.isl.valid_points",
+    "upper_box": "va.isl.box",
+    "relation": "va.isl.coordinates for coordinates, va.isl.addresses for a view's addresses",
+    "same_relation": "va.equivalent",
+}
+"""Old ISL accessors (0.1), still found with a DeprecationWarning; each keeps its old answer."""
 
 
 def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value  # later lookups find it without calling __getattr__
-    return value
+    if module is not None:
+        value = importlib.import_module(module, __name__)
+        if module != f".{name}":
+            value = getattr(value, name)
+        globals()[name] = value  # later lookups find it without calling __getattr__
+        return value
+    if name in _MOVED:
+        home = f"va.{_MOVED[name]}.{name}"
+        warnings.warn(f"va.{name} is deprecated: use {home}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(f".{_MOVED[name]}", __name__), name)
+    if name in _RENAMED:
+        warnings.warn(f"va.{name} is deprecated: use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module("._maps.relations", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
@@ -135,104 +92,32 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "AddDim",
-    "AffineMap",
-    "Broadcast",
     "Buffer",
-    "Certificate",
     "Chain",
-    "Comparison",
-    "ConstDim",
-    "CoordinateError",
-    "DrawError",
-    "Embed",
-    "Equivalence",
-    "Finding",
-    "InternalError",
-    "InvalidArgumentError",
-    "InvalidTransformError",
-    "Inverse",
-    "Kernel",
-    "KernelError",
-    "Merge",
-    "MlirFunction",
-    "MlirModule",
-    "MlirParseError",
-    "MlirWriteError",
-    "NotInvertibleError",
-    "Op",
-    "Pad",
-    "ParsedMap",
-    "ParsedView",
-    "PassThrough",
-    "Problem",
-    "QueryTimeoutError",
-    "RegularizeError",
-    "Regularized",
-    "Rewrite",
-    "RocmlirInversion",
-    "RocmlirRuleError",
-    "Slice",
-    "TooComplexError",
-    "Transform",
     "TransformMap",
-    "TransformParseError",
-    "Unmerge",
-    "Unreadable",
-    "UnsupportedOpsError",
-    "VectorLength",
-    "Verification",
     "View",
     "ViewAlgebraError",
-    "Violation",
-    "Witness",
-    "WorkerError",
-    "address_function",
-    "affine_map_of",
-    "chain_affine_map",
-    "check_invariant",
+    "answers",
     "clear_caches",
-    "collapse_shape_map",
-    "compare_vector_lengths",
     "compose",
-    "compose_affine",
-    "dim_names",
-    "draw_svg",
-    "dtype_bits",
-    "elements_per_access",
+    "draw",
     "equivalent",
+    "errors",
     "evaluate",
     "evaluate_array",
-    "expand_shape_map",
-    "format_formulas",
-    "formulas",
     "invert",
     "isl",
+    "kernel",
     "lint",
-    "map_function",
     "max_vector_length",
-    "parse_affine_map",
-    "parse_memref_type",
-    "parse_mlir_transform_maps",
-    "parse_mlir_views",
-    "parse_transform",
+    "mlir",
     "parse_transform_map",
-    "print_transform",
     "print_transform_map",
-    "problems",
     "read_mlir",
-    "read_transform_map",
     "regularize",
-    "relation",
-    "rocmlir_invert",
-    "rocmlir_vector_length",
-    "run_kernel",
-    "same_relation",
-    "sympy_formulas",
-    "to_sympy",
-    "upper_box",
-    "valid_set",
+    "rocmlir",
+    "text",
+    "transforms",
     "verify_inverse",
-    "view_function",
     "write_mlir",
 ]

@@ -9,7 +9,7 @@ import resource
 import signal
 import sys
 
-from .budget import serve
+from ._budget import serve
 
 
 def _peak_bytes() -> int:

@@ -49,6 +49,14 @@ class TooComplexError(ViewAlgebraError):
     """A query whose expressions are too large or too deeply nested to answer within bounds."""
 
 
+class QueryTimeoutError(ViewAlgebraError, TimeoutError):
+    """An ISL query did not finish within its wall-clock limit."""
+
+
+class DrawError(ViewAlgebraError, ValueError):
+    """A picture that cannot be drawn (an empty view) or would be unreadable (too many cells)."""
+
+
 class RegularizeError(ViewAlgebraError):
     """The regularizer cannot rewrite a kernel (an honest refusal, with the reason)."""
 
@@ -96,3 +104,24 @@ class UnsupportedOpsError(MlirParseError):
 
 class MlirWriteError(ViewAlgebraError):
     """A kernel that cannot be written back as MLIR (e.g. an op built with a Python ``fn``)."""
+
+
+__all__ = [
+    "CoordinateError",
+    "DrawError",
+    "InternalError",
+    "InvalidArgumentError",
+    "InvalidTransformError",
+    "KernelError",
+    "MlirParseError",
+    "MlirWriteError",
+    "NotInvertibleError",
+    "QueryTimeoutError",
+    "RegularizeError",
+    "RocmlirRuleError",
+    "TooComplexError",
+    "TransformParseError",
+    "UnsupportedOpsError",
+    "ViewAlgebraError",
+    "WorkerError",
+]

@@ -1,8 +1,9 @@
 """The exact ISL objects behind every answer (islpy), named by what they mean.
 
 ``va.isl.coordinates(chain)`` relates each valid upper point to its lower point;
-``va.isl.addresses(view)`` each valid view point to its buffer address; ``va.isl.valid_points(x)``
-is the set of valid (non-padding) points of the top box. ISL objects are values compared with
+``va.isl.addresses(view)`` each valid view point to its buffer address;
+``va.isl.valid_points(x)`` is the set of valid (non-padding) points of the top box, ``va.isl.box(x)``
+the whole top box. ISL objects are values compared with
 ``is_equal``, never with ``==`` or hashing.
 """
 
@@ -12,12 +13,13 @@ from collections.abc import Sequence
 
 import islpy
 
-from .maps.chain import Chain
-from .maps.relations import address_function, chain_function, view_function
-from .maps.transform_map import TransformMap
-from .maps.view import View
+from ._maps.chain import Chain
+from ._maps.relations import address_function, chain_function, view_function
+from ._maps.relations import box as box_set
+from ._maps.transform_map import TransformMap
+from ._maps.view import View
 
-__all__ = ["addresses", "coordinates", "valid_points"]
+__all__ = ["addresses", "box", "coordinates", "valid_points"]
 
 
 def coordinates(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -> islpy.Map:
@@ -40,3 +42,8 @@ def addresses(view: View) -> islpy.Map:
 def valid_points(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -> islpy.Set:
     """The valid (non-padding) points of the top box of a chain or a view."""
     return coordinates(x).domain()
+
+
+def box(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -> islpy.Set:
+    """The top box of a chain or a view: every upper point, valid or padding."""
+    return box_set(x.shape if isinstance(x, View) else Chain.of(x).upper_bounds)

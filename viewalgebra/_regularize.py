@@ -23,14 +23,14 @@ from typing import Literal
 
 import islpy as isl
 
-from .budget import run_bounded
-from .cache import on_clear
+from ._budget import run_bounded
+from ._cache import on_clear
+from ._graph import BufferValue, Kernel, KernelIndex, Op, with_operands
+from ._invert import Inverse, invert
+from ._maps.relations import box, chain_function, identity_on
+from ._maps.syntax import print_transform_map
+from ._maps.transform_map import TransformMap
 from .errors import InternalError, InvalidArgumentError, RegularizeError, ViewAlgebraError
-from .graph import BufferValue, Kernel, KernelIndex, Op, with_operands
-from .invert import Inverse, invert
-from .maps.relations import box, chain_function, identity_on
-from .maps.syntax import print_transform_map
-from .maps.transform_map import TransformMap
 
 ISL_TIMEOUT = 60.0
 """Seconds of ISL work one proof or region check may take (``QueryTimeoutError`` beyond)."""

@@ -16,30 +16,30 @@ from typing import Any
 
 # The package's core only; sympy, the MLIR front end, drawing and the rocMLIR port are imported
 # by the commands that use them, so that ``--help`` stays fast.
-from . import (
-    Buffer,
-    CoordinateError,
-    InvalidTransformError,
-    Kernel,
+from ._graph import Kernel
+from ._invert import invert
+from ._maps.buffer import Buffer
+from ._maps.equations import dim_names
+from ._maps.lint import lint
+from ._maps.syntax import (
     ParsedMap,
     ParsedView,
-    TooComplexError,
-    TransformMap,
-    TransformParseError,
-    View,
-    ViewAlgebraError,
-    check_invariant,
-    dim_names,
-    elements_per_access,
-    invert,
-    lint,
-    max_vector_length,
     parse_mlir_transform_maps,
     parse_mlir_views,
     read_transform_map,
-    regularize,
 )
-from . import print_transform_map as print_map
+from ._maps.syntax import print_transform_map as print_map
+from ._maps.transform_map import TransformMap
+from ._maps.view import View
+from ._regularize import check_invariant, regularize
+from ._vectorize import elements_per_access, max_vector_length
+from .errors import (
+    CoordinateError,
+    InvalidTransformError,
+    TooComplexError,
+    TransformParseError,
+    ViewAlgebraError,
+)
 
 _COMMANDS = {
     "check": "every map and view of an .mlir file (or a directory of them): lint, inverse, "
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _draw(args: argparse.Namespace) -> int:
-    from . import draw_svg
+    from ._draw import draw_svg
 
     try:
         ((label, load),) = _inputs(args.input, "draw")
@@ -165,7 +165,7 @@ def _bad_input(args: argparse.Namespace, e: Exception) -> int:
 
 
 def _regularize(args: argparse.Namespace) -> int:
-    from . import read_mlir, write_mlir
+    from ._mlir import read_mlir, write_mlir
 
     try:
         module = read_mlir(Path(args.input).read_text(), errors="collect")
@@ -237,7 +237,7 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
 def _kernels(text: str) -> list[dict[str, Any]]:
     """Every load and store of each fusion root, followed through the fused ops to the function
     arguments after ``regularize`` (seed style), with the exact vector length of every dim."""
-    from . import read_mlir
+    from ._mlir import read_mlir
 
     try:
         module = read_mlir(text, errors="collect")
@@ -331,7 +331,7 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
 
 def _address(view: View) -> str:
     """The address formula, or why there is none (a chain too long to write as one formula)."""
-    from . import format_formulas, sympy_formulas
+    from ._maps.sympy_formulas import format_formulas, sympy_formulas
 
     try:
         return format_formulas(sympy_formulas(
@@ -342,7 +342,7 @@ def _address(view: View) -> str:
 
 def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
     """One sympy equation per lower dim, in rocMLIR's names where they are identifiers."""
-    from . import format_formulas, sympy_formulas
+    from ._maps.sympy_formulas import format_formulas, sympy_formulas
 
     chain = (maps,) if isinstance(maps, TransformMap) else maps
     eqs = sympy_formulas(chain, upper=dim_names(chain[0], "upper"), lower=dim_names(chain[-1], "lower"))
@@ -350,7 +350,7 @@ def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
 
 
 def _inverse(tm: TransformMap) -> dict[str, Any]:
-    from . import rocmlir_invert
+    from ._rocmlir import rocmlir_invert
 
     ours, theirs = invert(tm), rocmlir_invert(tm)
     return {
@@ -369,7 +369,7 @@ def _inverse(tm: TransformMap) -> dict[str, Any]:
 def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dict[str, Any]:
     if not 0 <= dim < view.rank:
         raise CoordinateError(f"dim {dim} out of range for a view of rank {view.rank}")
-    from . import compare_vector_lengths
+    from ._rocmlir import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))
     entry: dict[str, Any] = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from ..cache import on_clear
+from .._cache import on_clear
 from ..errors import InternalError
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful

@@ -11,10 +11,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from .._graph import BufferValue, Kernel, Op, ViewValue, memref_type
+from .._maps.syntax import print_transform_map
+from .._maps.transform_map import TransformMap
 from ..errors import MlirWriteError
-from ..graph import BufferValue, Kernel, Op, ViewValue, memref_type
-from ..maps.syntax import print_transform_map
-from ..maps.transform_map import TransformMap
 from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
 

@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from ._maps.buffer import Buffer
+from ._maps.syntax import print_transform_map
+from ._maps.transform_map import TransformMap
+from ._maps.view import View
 from .errors import KernelError, RegularizeError
-from .maps.buffer import Buffer
-from .maps.syntax import print_transform_map
-from .maps.transform_map import TransformMap
-from .maps.view import View
 
 ROOT_KINDS = frozenset({
     "rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gridwise_attention_accel", "rock.gemm",

@@ -22,6 +22,12 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._graph import Kernel
+from .._maps import affine as A
+from .._maps.equations import affine_map_of
+from .._maps.reshape import collapse_shape_map, expand_shape_map
+from .._maps.syntax import blank_comments, parse_affine_map, read_transform_map_at
+from .._maps.transform_map import TransformMap
 from ..errors import (
     InvalidTransformError,
     MlirParseError,
@@ -29,12 +35,6 @@ from ..errors import (
     UnsupportedOpsError,
     ViewAlgebraError,
 )
-from ..graph import Kernel
-from ..maps import affine as A
-from ..maps.equations import affine_map_of
-from ..maps.reshape import collapse_shape_map, expand_shape_map
-from ..maps.syntax import blank_comments, parse_affine_map, read_transform_map_at
-from ..maps.transform_map import TransformMap
 from .body import read_body
 from .indexing import indexing_maps
 from .lexer import Cursor, Token, line_column, tokenize, where

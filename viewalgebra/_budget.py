@@ -35,7 +35,7 @@ from typing import IO, Any, TypeVar, cast
 
 import islpy as isl
 
-from .errors import InternalError, InvalidArgumentError, ViewAlgebraError, WorkerError
+from .errors import InternalError, InvalidArgumentError, QueryTimeoutError, WorkerError
 
 T = TypeVar("T")
 
@@ -47,10 +47,6 @@ START_ALLOWANCE = 0.9
 a second, so that a timeout holds within ``timeout + 1 s`` with time left to kill the worker)."""
 
 _HEADER = struct.Struct("<Q")
-
-
-class QueryTimeoutError(ViewAlgebraError, TimeoutError):
-    """An ISL query did not finish within its wall-clock limit."""
 
 
 def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float | None, what: str) -> T:

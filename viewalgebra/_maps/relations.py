@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import islpy as isl
 
-from ..cache import on_clear
+from .._cache import on_clear
 from ..errors import InvalidArgumentError, InvalidTransformError
 from . import affine as A
 from .equations import affine_map_of, validity_checks

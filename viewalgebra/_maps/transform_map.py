@@ -13,7 +13,7 @@ import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..cache import on_clear
+from .._cache import on_clear
 from ..errors import InvalidTransformError
 from .transforms import (
     AddDim,

@@ -19,8 +19,12 @@ from typing import Literal, Protocol
 import islpy as isl
 import numpy as np
 
-from .budget import check_timeout, run_bounded
-from .cache import AnswerCache, on_clear
+from ._budget import check_timeout, run_bounded
+from ._cache import AnswerCache, on_clear
+from ._maps.buffer import dtype_bits
+from ._maps.evaluate import IntArray
+from ._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
+from ._maps.view import View, addresses_in_box, all_points
 from .errors import (
     CoordinateError,
     InternalError,
@@ -28,10 +32,6 @@ from .errors import (
     InvalidTransformError,
     TooComplexError,
 )
-from .maps.buffer import dtype_bits
-from .maps.evaluate import IntArray
-from .maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from .maps.view import View, addresses_in_box, all_points
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
 

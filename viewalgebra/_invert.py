@@ -24,14 +24,13 @@ from typing import Literal
 import islpy as isl
 import numpy as np
 
-from .budget import check_timeout, run_bounded
-from .cache import AnswerCache
-from .errors import InvalidTransformError, NotInvertibleError, TooComplexError
-from .maps.chain import Chain
-from .maps.evaluate import evaluate_array, evaluate_chain
-from .maps.relations import box, chain_function, identity_on, point_coords
-from .maps.transform_map import TransformMap, blocking_problems
-from .maps.transforms import (
+from ._budget import check_timeout, run_bounded
+from ._cache import AnswerCache
+from ._maps.chain import Chain
+from ._maps.evaluate import evaluate_array, evaluate_chain
+from ._maps.relations import box, chain_function, identity_on, point_coords
+from ._maps.transform_map import TransformMap, blocking_problems
+from ._maps.transforms import (
     AddDim,
     Broadcast,
     ConstDim,
@@ -43,7 +42,8 @@ from .maps.transforms import (
     Transform,
     Unmerge,
 )
-from .maps.view import View
+from ._maps.view import View
+from .errors import InvalidTransformError, NotInvertibleError, TooComplexError
 
 Kind = Literal["bijective", "injective", "not-injective"]
 Pair = tuple[tuple[int, ...], tuple[int, ...]]
@@ -65,7 +65,8 @@ class Certificate:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Inverse:
-    """The inverse of a map or chain on its valid points (compare with ``same_relation``, not ``==``).
+    """The inverse of a map or chain on its valid points (compare two with
+    ``va.equivalent(a.chain, b.chain)``, not ``==``).
 
     The answer is plain data; its ISL sets and relations are built when first read (answers are
     cached and shared, and ISL objects are never kept in them).

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._maps import affine as A
+from .._maps.transform_map import TransformMap
+from .._maps.transforms import AddDim, Broadcast, ConstDim, PassThrough, Transform
 from ..errors import InvalidTransformError
-from ..maps import affine as A
-from ..maps.transform_map import TransformMap
-from ..maps.transforms import AddDim, Broadcast, ConstDim, PassThrough, Transform
 
 
 def indexing_maps(amap: A.AffineMap, space: Sequence[int],

@@ -1,0 +1,9 @@
+"""The values the verbs answer with: an inverse and its certificate, a vector length and its
+witness, an equivalence, a lint finding."""
+
+from ._equivalence import Equivalence
+from ._invert import Certificate, Inverse, Verification
+from ._maps.lint import Finding
+from ._vectorize import VectorLength, Witness
+
+__all__ = ["Certificate", "Equivalence", "Finding", "Inverse", "VectorLength", "Verification", "Witness"]
