@@ -28,9 +28,23 @@ def test_transforms_are_frozen_hashable_values():
         a.params = (1,)  # type: ignore[misc]
 
 
-def test_transform_is_abstract():
-    with pytest.raises(va.errors.InvalidTransformError, match="Transform is abstract"):
+def test_only_the_nine_transforms_exist():
+    # Every match over transform types ends in assert_never (pyright checks it covers the nine);
+    # construction admits nothing else, so none is reached at run time.
+    with pytest.raises(va.errors.InvalidTransformError, match="Transform is not a rock transform"):
         va.transforms.Transform((), ("a",), (0,), ("a",), (0,))
+
+    class Tenth(va.transforms.Transform):
+        kind = "Tenth"
+
+    with pytest.raises(va.errors.InvalidTransformError, match="Tenth is not a rock transform"):
+        Tenth((), ("a",), (0,), ("a",), (0,))
+
+    class Renamed(va.transforms.PassThrough):
+        pass
+
+    tm = va.TransformMap((Renamed((), ("a",), (0,), ("a",), (0,)),), (3,), (3,))
+    assert va.evaluate(tm, (2,)) == ((2,), True)
 
 
 def test_field_types_are_checked():

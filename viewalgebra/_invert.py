@@ -19,7 +19,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Literal
+from typing import Literal, assert_never
 
 import islpy as isl
 import numpy as np
@@ -32,6 +32,7 @@ from ._maps.relations import box, chain_function, identity_on, point_coords
 from ._maps.transform_map import TransformMap, blocking_problems
 from ._maps.transforms import (
     AddDim,
+    AnyTransform,
     Broadcast,
     ConstDim,
     Embed,
@@ -39,7 +40,6 @@ from ._maps.transforms import (
     Pad,
     PassThrough,
     Slice,
-    Transform,
     Unmerge,
 )
 from ._maps.view import View
@@ -151,7 +151,7 @@ Resize = dict[int, tuple[int, type[Pad] | type[Slice], tuple[int, int]]]
 before the inverse, for an Embed whose radix does not fill its bound or a non-unit ConstDim."""
 
 
-def _inverse_op(tm: TransformMap, op: Transform, resize: Resize) -> list[Transform]:
+def _inverse_op(tm: TransformMap, op: AnyTransform, resize: Resize) -> list[AnyTransform]:
     """The op's inverse (its upper dims are ``op``'s lower ones); raises ``NotInvertibleError``."""
     up, low = op.upper_dims, op.lower_dims
     un, ln = op.upper_names, op.lower_names
@@ -192,10 +192,10 @@ def _inverse_op(tm: TransformMap, op: Transform, resize: Resize) -> list[Transfo
         case Embed():
             return _inverse_embed(tm, op, resize)
         case _:
-            raise NotInvertibleError(f"unknown transform {op!r}")
+            assert_never(op)
 
 
-def _inverse_embed(tm: TransformMap, op: Embed, resize: Resize) -> list[Transform]:
+def _inverse_embed(tm: TransformMap, op: Embed, resize: Resize) -> list[AnyTransform]:
     """An Embed whose coefficients over its non-unit dims are a permuted mixed radix is an
     Unmerge up to a permutation: its inverse is a Merge (slowest dim first), unit dims are 0."""
     sizes = [tm.upper_bounds[d] for d in op.upper_dims]
@@ -238,7 +238,7 @@ def invert_map(tm: TransformMap) -> tuple[TransformMap, ...]:
     if not resize:
         return (main,)
     names = {d: n for op in tm.ops for d, n in zip(op.lower_dims, op.lower_names, strict=True)}
-    pre: list[Transform] = []
+    pre: list[AnyTransform] = []
     for d in range(tm.lower_rank):
         name = (names[d],)
         if d in resize:
@@ -357,7 +357,7 @@ def _collide(chain: tuple[TransformMap, ...], u: tuple[int, ...], v: tuple[int, 
     return image is not None and image == evaluate_chain(chain, v)
 
 
-def _collisions(tm: TransformMap, op: Transform) -> list[dict[int, int]]:
+def _collisions(tm: TransformMap, op: AnyTransform) -> list[dict[int, int]]:
     """Shifts ``delta`` (upper dim -> amount) with ``op(a) == op(a + delta)`` for every ``a``: an
     AddDim wider than 1, a Broadcast wider than its length, two overlapping terms (or a term of
     coefficient 0) of an Embed or of an Unmerge wider than its sizes."""

@@ -25,12 +25,13 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, assert_never
 
 from ._maps.syntax import print_transform_map
 from ._maps.transform_map import TransformMap, blocking_problems
 from ._maps.transforms import (
     AddDim,
+    AnyTransform,
     Broadcast,
     ConstDim,
     Embed,
@@ -38,12 +39,11 @@ from ._maps.transforms import (
     Pad,
     PassThrough,
     Slice,
-    Transform,
     Unmerge,
 )
 from ._maps.view import View
 from ._vectorize import VectorLength, elements_per_access, max_vector_length
-from .errors import CoordinateError, InternalError, InvalidArgumentError, RocmlirRuleError
+from .errors import CoordinateError, InvalidArgumentError, RocmlirRuleError
 
 __all__ = [
     "Comparison",
@@ -132,7 +132,7 @@ def _param(params: Sequence[int], k: int, what: str) -> int:
     return params[k]
 
 
-def _describe(op: Transform) -> str:
+def _describe(op: AnyTransform) -> str:
     params = "{" + ", ".join(map(str, op.params)) + "}" if op.params else ""
     return f"{op.kind}{params} at {list(op.upper_dims)} -> {list(op.lower_dims)}"
 
@@ -334,8 +334,7 @@ def _map_groups(tm: TransformMap, dim_to_merge: _DimToMerge, groups: _Groups) ->
             case Unmerge():
                 _find_contiguous_groups_unmerge(op.upper_dims, op.params, dim_to_merge, groups)
             case _:
-                raise InternalError(
-                    f"internal: findContiguousGroups: unknown transform {op!r} (please report)")
+                assert_never(op)
     return this
 
 
@@ -395,8 +394,7 @@ def propagate_vectorization_info(tm: TransformMap, data: VectorizationData,
                 classes = (groups or {}).get((tm, op), ())
                 _propagate_merge(op, data, classes, result, what)
             case _:
-                raise InternalError(
-                    f"internal: propagateVectorizationInfo: unknown transform {op!r} (please report)")
+                assert_never(op)
     return tuple(result)
 
 
@@ -646,7 +644,7 @@ class _InversionFailed(Exception):
     """rocMLIR gives up (a null attribute); the message is the reason."""
 
 
-_Emitted = tuple[Transform, tuple[int, ...]]
+_Emitted = tuple[AnyTransform, tuple[int, ...]]
 """An op of the inverse with the sizes of its lower dims (what the builder records)."""
 
 
@@ -677,7 +675,7 @@ def _name_resolver(names: tuple[str, ...]) -> Callable[[str], int]:
     return start
 
 
-def _invert_op(op: Transform, start: Callable[[str], int],
+def _invert_op(op: AnyTransform, start: Callable[[str], int],
                bounds: tuple[int, ...]) -> list[_Emitted]:
     """Step 3: the ops rocMLIR emits for one op of ``M`` (``bounds`` is ``M``'s lower bounds)."""
     match op:
@@ -704,7 +702,7 @@ def _invert_op(op: Transform, start: Callable[[str], int],
         case Pad() | Slice() | Embed() | Broadcast():
             raise _InversionFailed(f"{op.kind} is unsupported")
         case _:
-            raise InternalError(f"internal: invertTransformMap: unknown transform {op!r} (please report)")
+            assert_never(op)
 
 
 def _uninject(op: ConstDim, k: int, start: Callable[[str], int],
@@ -721,7 +719,7 @@ def _uninject(op: ConstDim, k: int, start: Callable[[str], int],
 def _invert_map(tm: TransformMap) -> TransformMap:
     """``invertTransformMap`` of one map; raises ``_InversionFailed`` where rocMLIR fails."""
     start = _name_resolver(_new_upper_names(tm))
-    ops: list[Transform] = []
+    ops: list[AnyTransform] = []
     sizes: dict[int, int] = {}
     for op in tm.ops:
         for new, lower in _invert_op(op, start, tm.lower_bounds):

@@ -8,14 +8,14 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, assert_never
 
 from .._cache import on_clear
-from ..errors import InternalError
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful
 from .transforms import (
     AddDim,
+    AnyTransform,
     Broadcast,
     ConstDim,
     Embed,
@@ -23,7 +23,6 @@ from .transforms import (
     Pad,
     PassThrough,
     Slice,
-    Transform,
     Unmerge,
 )
 
@@ -34,7 +33,7 @@ class Check:
 
     dim: int
     bound: int
-    op: Transform
+    op: AnyTransform
 
 
 @lru_cache(maxsize=1024)
@@ -65,7 +64,7 @@ def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
     return tuple(checks)
 
 
-def _lower_exprs(op: Transform) -> list[A.AffineExpr]:
+def _lower_exprs(op: AnyTransform) -> list[A.AffineExpr]:
     u = [A.dim(d) for d in op.upper_dims]
     match op:
         case PassThrough():
@@ -93,7 +92,7 @@ def _lower_exprs(op: Transform) -> list[A.AffineExpr]:
         case AddDim():
             return []
         case _:
-            raise InternalError(f"internal: unknown transform {op!r} (please report)")
+            assert_never(op)
 
 
 def _merge_exprs(x: A.AffineExpr, sizes: tuple[int, ...]) -> list[A.AffineExpr]:

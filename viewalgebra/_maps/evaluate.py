@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import CoordinateError, InternalError, TooComplexError
+from ..errors import CoordinateError, TooComplexError
 from . import affine as A
 from .affine import evaluate_expr
 from .equations import affine_map_of, validity_checks
@@ -162,7 +163,7 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
             case AddDim():
                 pass
             case _:
-                raise InternalError(f"internal: unknown transform {op!r} (please report)")
+                assert_never(op)
     return out, valid
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..errors import InvalidTransformError
 from .transform_map import TransformMap
-from .transforms import AddDim, ConstDim, Merge, PassThrough, Transform, Unmerge
+from .transforms import AddDim, AnyTransform, ConstDim, Merge, PassThrough, Unmerge
 
 
 def _groups(reassociation: Sequence[Sequence[int]], rank: int, what: str) -> list[list[int]]:
@@ -34,7 +34,7 @@ def collapse_shape_map(source: Sequence[int], reassociation: Sequence[Sequence[i
     shape = tuple(source)
     groups = _groups(reassociation, len(shape), "collapse_shape")
     listed = {d for g in groups for d in g}
-    ops: list[Transform] = []
+    ops: list[AnyTransform] = []
     upper: list[int] = []
     for i, group in enumerate(groups):
         name = f"dim{i}"
@@ -70,7 +70,7 @@ def expand_shape_map(source: Sequence[int], result: Sequence[int],
     if len(groups) != len(low):
         raise InvalidTransformError(
             f"expand_shape: {len(groups)} groups for a rank-{len(low)} source {list(low)}")
-    ops: list[Transform] = []
+    ops: list[AnyTransform] = []
     for i, group in enumerate(groups):
         if not group:
             raise InvalidTransformError(f"expand_shape: source dim {i} has an empty group")

@@ -17,7 +17,7 @@ from . import affine as A
 from .buffer import Buffer
 from .equations import affine_map_of
 from .transform_map import TransformMap
-from .transforms import TRANSFORM_TYPES, Transform
+from .transforms import TRANSFORM_TYPES, AnyTransform
 from .view import View
 
 _T = TypeVar("_T")
@@ -242,7 +242,7 @@ class _Parser:
             raise self.error("a dimension index (non-negative integer)")
         return int(self.next().text)
 
-    def transform(self) -> Transform:
+    def transform(self) -> AnyTransform:
         start = self.expect("<", "'<' opening a transform")
         tok = self.peek()
         kind = tok.text if tok.kind == "ident" else ""
@@ -362,7 +362,7 @@ def parse_affine_map(text: str) -> A.AffineMap:
     return amap
 
 
-def parse_transform(text: str) -> Transform:
+def parse_transform(text: str) -> AnyTransform:
     """Parse one transform: ``#rock.transform<Merge{4, 8} ["x"] at [0] -> ["a", "b"] at [0, 1]>``
     or the same without the ``#rock.transform`` prefix."""
     p = _Parser(text)
@@ -445,7 +445,7 @@ def print_transform_map(tm: TransformMap, *, prefix: bool = True,
     return "#rock.transform_map" + body if prefix else body
 
 
-def print_transform(op: Transform) -> str:
+def print_transform(op: AnyTransform) -> str:
     """One transform as rocMLIR prints it inside a transform map: ``<PassThrough [...] ...>``."""
     params = "{" + ", ".join(map(str, op.params)) + "}" if op.params else ""
     return (f"<{op.kind}{params} [{', '.join(map(_quote, op.upper_names))}] at "

@@ -12,11 +12,13 @@ import math
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import assert_never
 
 from .._cache import on_clear
 from ..errors import InvalidTransformError
 from .transforms import (
     AddDim,
+    AnyTransform,
     Broadcast,
     ConstDim,
     Embed,
@@ -50,7 +52,7 @@ class TransformMap:
     The affine map of rocMLIR's text is not stored: it follows from the ops (``affine_map_of``).
     """
 
-    ops: tuple[Transform, ...]
+    ops: tuple[AnyTransform, ...]
     upper_bounds: tuple[int, ...]
     """Shape of the upper (view-side) space."""
     lower_bounds: tuple[int, ...]
@@ -114,7 +116,7 @@ def require_meaningful(tm: TransformMap) -> None:
             "transform map has no defined meaning: " + "; ".join(p.message for p in blocking))
 
 
-def _describe(op: Transform) -> str:
+def _describe(op: AnyTransform) -> str:
     params = "{" + ", ".join(map(str, op.params)) + "}" if op.params else ""
     return f"{op.kind}{params} at {list(op.upper_dims)} -> {list(op.lower_dims)}"
 
@@ -147,7 +149,7 @@ def _check_dims(tm: TransformMap, found: list[Problem]) -> None:
                 f"upper dim {d} is used by {n} transforms (must be exactly 1)", blocking=False))
 
 
-def _check_op(tm: TransformMap, op: Transform, found: list[Problem]) -> None:
+def _check_op(tm: TransformMap, op: AnyTransform, found: list[Problem]) -> None:
     where = _describe(op)
 
     def bad(message: str, blocking: bool = False) -> None:
@@ -221,7 +223,7 @@ def _check_op(tm: TransformMap, op: Transform, found: list[Problem]) -> None:
                 if lo is not None and lo != length:
                     bad(f"lower bound {lo} of dim {d} != length {length}")
         case _:
-            bad("unknown transform type", blocking=True)
+            assert_never(op)
 
 
 def _bounds_at(bounds: tuple[int, ...], dims: tuple[int, ...]) -> list[int | None]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from ..errors import InvalidTransformError
 
@@ -51,8 +51,9 @@ class Transform:
     """rocMLIR's name of the transform type."""
 
     def __post_init__(self) -> None:
-        if type(self) is Transform:
-            raise InvalidTransformError("Transform is abstract: use PassThrough, Pad, Merge, ...")
+        if not issubclass(type(self), _NINE):
+            raise InvalidTransformError(
+                f"{type(self).__name__} is not a rock transform: use PassThrough, Pad, Merge, ...")
         object.__setattr__(self, "params", _ints(self.params, f"{self.kind} params"))
         object.__setattr__(self, "upper_dims", _ints(self.upper_dims, f"{self.kind} upper dims"))
         object.__setattr__(self, "lower_dims", _ints(self.lower_dims, f"{self.kind} lower dims"))
@@ -232,8 +233,11 @@ class ConstDim(Transform):
         return tuple(zip(self.params[0::2], self.params[1::2], strict=True))
 
 
-TRANSFORM_TYPES: dict[str, type[Transform]] = {
-    t.kind: t
-    for t in (PassThrough, Pad, Slice, Embed, Unmerge, Merge, AddDim, Broadcast, ConstDim)
-}
+AnyTransform: TypeAlias = PassThrough | Pad | Slice | Embed | Unmerge | Merge | AddDim | Broadcast | ConstDim
+"""Any of the nine transform types: a match over them ends in ``assert_never``, so that a tenth
+type cannot be forgotten (construction admits nothing else)."""
+
+_NINE = (PassThrough, Pad, Slice, Embed, Unmerge, Merge, AddDim, Broadcast, ConstDim)
+
+TRANSFORM_TYPES: dict[str, type[AnyTransform]] = {t.kind: t for t in _NINE}
 """The nine transform types by rocMLIR name."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from .._maps import affine as A
 from .._maps.transform_map import TransformMap
-from .._maps.transforms import AddDim, Broadcast, ConstDim, PassThrough, Transform
+from .._maps.transforms import AddDim, AnyTransform, Broadcast, ConstDim, PassThrough
 from ..errors import InvalidTransformError
 
 
@@ -57,7 +57,7 @@ def indexing_maps(amap: A.AffineMap, space: Sequence[int],
 
 
 def _drop_constants(results: list[A.AffineExpr], operand: tuple[int, ...]) -> TransformMap:
-    ops: list[Transform] = []
+    ops: list[AnyTransform] = []
     upper: list[int] = []
     for i, (r, size) in enumerate(zip(results, operand, strict=True)):
         if isinstance(r, A.ConstExpr):
@@ -73,7 +73,7 @@ def _drop_constants(results: list[A.AffineExpr], operand: tuple[int, ...]) -> Tr
 
 
 def _permute_and_add(dims: list[int], space: tuple[int, ...], operand: tuple[int, ...]) -> TransformMap:
-    ops: list[Transform] = []
+    ops: list[AnyTransform] = []
     upper: list[int] = []
     for d in range(len(space)):
         if d in dims:
@@ -86,7 +86,7 @@ def _permute_and_add(dims: list[int], space: tuple[int, ...], operand: tuple[int
 
 
 def _broadcast(dims: list[int], space: tuple[int, ...], unit: tuple[int, ...]) -> TransformMap:
-    ops: list[Transform] = [Broadcast(tuple(1 for _ in dims), tuple(f"dim{d}" for d in dims),
+    ops: list[AnyTransform] = [Broadcast(tuple(1 for _ in dims), tuple(f"dim{d}" for d in dims),
                                       tuple(dims), tuple(f"dim{d}" for d in dims), tuple(dims))]
     kept = [d for d in range(len(space)) if d not in dims]
     if kept:
