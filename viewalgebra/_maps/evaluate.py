@@ -123,8 +123,10 @@ def evaluate_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolAr
 def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray]:
     """``evaluate_array`` without its checks: the caller has checked that ``tm`` is meaningful,
     that ``coords`` has shape ``(N, upper_rank)`` and that no value can leave 64-bit integers."""
+    # Column-major: each op reads and writes whole columns, which are then contiguous.
     n = coords.shape[0]
-    out = np.zeros((n, tm.lower_rank), dtype=np.int64)
+    coords = np.asfortranarray(coords)
+    out = np.zeros((n, tm.lower_rank), dtype=np.int64, order="F")
     valid = np.ones(n, dtype=np.bool_)
 
     def check(column: IntArray, bound: int) -> None:

@@ -94,7 +94,8 @@ class View:
         Returns two arrays of the view's shape; invalid points hold address -1.
         """
         points = all_points(self.shape)
-        addr, valid = addresses_of(self, points)
+        # The bounds prove most views fit 64-bit integers once; the others are checked per map.
+        addr, valid = (addresses_in_box if _fits_int64(self) else addresses_of)(self, points)
         return addr.reshape(self.shape), valid.reshape(self.shape)
 
 
