@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
@@ -15,12 +17,25 @@ EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in this process (what ``python -m viewalgebra`` runs), its output captured."""
+    from viewalgebra._cli import main  # noqa: TID251 -- the command line's entry point
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as e:  # argparse: --help, bad arguments
+            code = e.code if isinstance(e.code, int) else 2
+    return subprocess.CompletedProcess(["viewalgebra", *args], code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "viewalgebra", *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
 
 def test_show_the_bundled_example():
-    result = run("check", str(EXAMPLE))
+    result = run_process("check", str(EXAMPLE))  # the README's first command, as a process
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("lint: clean") == 5
     assert "    y = floor((Mod(gemmK, 9))/3)" in result.stdout

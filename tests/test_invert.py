@@ -56,6 +56,7 @@ def chains(draw):
     return view.maps
 
 
+@pytest.mark.slow
 @settings(derandomize=True, deadline=None, max_examples=600)
 @given(chain=chains())
 def test_inverse_equals_brute_force(chain):

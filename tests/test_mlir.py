@@ -146,6 +146,7 @@ def test_every_truncation_of_a_kernel_fails_cleanly():
 TEXTS = [p.read_text() for p in ROCMLIR_FILES]
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=300, deadline=None)
 @given(st.data())
 def test_garbled_files_read_or_fail_cleanly(data):
@@ -365,6 +366,7 @@ def test_bug_1546_four_copies(style):
         assert len(copies) == 2 and va.kernel.check_invariant(result.kernel) == ()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["rocmlir", "seed"])
 def test_bug_1550_regularizes(style):
     _, _, result = regularized("bug-1550-reduction-fusion-compile-failure.mlir", style)

@@ -28,6 +28,7 @@ def queries(draw):
     return view, dim, run
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(query=queries(), cap=st.one_of(st.none(), st.integers(1, 12)), power_of_two=st.booleans(),
        aligned=st.booleans(), compatible=st.booleans())
