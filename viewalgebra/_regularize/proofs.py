@@ -1,0 +1,49 @@
+"""The ISL proofs of the regularizer's rewrites (docs/regularize.md): after a rewrite, an operand
+reaches exactly the buffer elements it reached before (a write may lose only elements nobody
+reads). Each runs in the worker process with a time bound."""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from .._budget import run_bounded
+from .._graph import Kernel
+from .._maps.relations import box, chain_function, identity_on
+from .._maps.transform_map import TransformMap
+from ..errors import InternalError
+
+ISL_TIMEOUT = 60.0
+"""Seconds of ISL work one proof or region check may take (``QueryTimeoutError`` beyond)."""
+
+
+def access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
+    """What an operand of this shape reaches through the chain: point -> buffer coordinates."""
+    if chain:
+        return isl.Map.from_pw_multi_aff(chain_function(chain))
+    return identity_on(box(shape))
+
+
+def prove(shape: tuple[int, ...], before: tuple[TransformMap, ...], after: tuple[TransformMap, ...],
+          *, exact: bool, what: str) -> None:
+    """ISL's check that an operand reaches the same elements after a rewrite as before (``exact``),
+    or only some of them; ``InternalError`` if not."""
+    if not run_bounded(_same_access, (shape, before, after, exact), ISL_TIMEOUT, what):
+        raise InternalError(f"internal: {what} failed its ISL proof (please report)")
+
+
+def _same_access(shape: tuple[int, ...], before: tuple[TransformMap, ...],
+                 after: tuple[TransformMap, ...], exact: bool) -> bool:
+    old, new = access(shape, before), access(shape, after)
+    return new.is_equal(old) if exact else new.is_subset(old)
+
+
+def inside(k: Kernel, value: str, region: isl.Set) -> bool:
+    """Whether every element that ``value`` reaches in its buffer lies in ``region``."""
+    _, chain = k.chain(value)
+    return run_bounded(_reaches_inside, (k.shape(value), chain, str(region)), ISL_TIMEOUT,
+                       f"the region %{value} reaches")
+
+
+def _reaches_inside(shape: tuple[int, ...], chain: tuple[TransformMap, ...], region: str) -> bool:
+    reached = box(shape) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
+    return reached.is_subset(isl.Set(region))

@@ -1,0 +1,155 @@
+"""rocMLIR's placement (``style="rocmlir"``), as its reworked ``--rock-regularize`` places views
+(``mlir/lib/Dialect/Rock/Transforms/Regularize.cpp``; docs/regularize.md).
+
+Each intermediate buffer's writer is classified as an input- or output-fusion write; on the input
+path the writer's views move onto the readers, on the output path a single transforming reader's
+views move onto the writer, and several readers are first isolated with copies. The moves are
+R1's edit (``move_to_fresh``), with viewalgebra's certified inversion.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from .._graph import Kernel, KernelIndex, Op, with_operands
+from ..errors import RegularizeError
+from .invariant import fusion_closure
+from .patterns import fill_before_writers, move_to_fresh
+from .results import Regularized, Rewrite
+
+
+def regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
+    """rocMLIR's placement on a copy of ``kernel``."""
+    k = kernel.copy()
+    log: list[Rewrite] = []
+    for op in k.ops:
+        if op.kind == "linalg.generic" and not op.elementwise:
+            raise RegularizeError(
+                f"{op.name}: Only fully parallel supported (iterator types "
+                f"{list(op.attr('iterator_types', ()))}): the linalg.generic is explicitly marked illegal")
+    if not any(op.root for op in k.ops):
+        return Regularized(k, frozenset(), ())
+    g = KernelIndex(k)
+    output_writes, input_writes = _classify(g)
+    used = k.used_values()
+    worklist = [a for a in k.allocs() if a in used]
+    for _ in range(max_iterations):
+        if not worklist:
+            _annotate_generics(g, log)
+            return Regularized(k, fusion_closure(g), tuple(log))
+        alloc = worklist.pop(0)
+        writers, readers = g.writers(alloc), g.readers(alloc)
+        if not writers and not readers:
+            continue
+        if len(writers) != 1:
+            raise RegularizeError(
+                f"%{alloc}: expected one operation to write this buffer, but there are {len(writers)}")
+        writer, written = writers[0]
+        buffer, chain = g.chain(written)
+        if (writer.name, written) in input_writes:
+            if chain:
+                moved = move_to_fresh(g, writer, written, buffer, chain, "input path")
+                log.append(moved.entry)
+                if moved.zero_fill:
+                    log.append(fill_before_writers(g, moved.fresh, writer))
+                _rename_writes(input_writes, written, moved.fresh, writer.name)
+                worklist.append(moved.fresh)
+            continue
+        if (writer.name, written) not in output_writes:
+            raise RegularizeError(
+                f"%{alloc}: couldn't find the writer of a buffer in the set of analyzed fusable writes "
+                f"(writer {writer.name})")
+        transforming = [(o, v) for o, v in readers if g.chain(v)[1]]
+        if not transforming:
+            continue
+        if len(readers) == 1:
+            reader, read = readers[0]
+            moved = move_to_fresh(g, reader, read, alloc, g.chain(read)[1], "output path")
+            log.append(moved.entry)
+            if moved.zero_fill:
+                log.append(fill_before_writers(g, moved.fresh, reader))
+            output_writes |= {(o.name, v) for o, v in g.writers(moved.fresh)}
+            worklist.append(moved.fresh)
+            continue
+        for fresh in _isolate_readers(g, alloc, writer, readers, log):
+            output_writes |= {(o.name, v) for o, v in g.writers(fresh)}
+            worklist.append(fresh)
+        worklist.append(alloc)
+    raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
+
+
+def _annotate_generics(g: KernelIndex, log: list[Rewrite]) -> None:
+    """rocMLIR's ``annotateGenericOp``: ``rock.majorTensorNumber`` is the input that fusion
+    traversal follows: the only input, else the largest input rooted at a function argument
+    (ties: the lower argument number; input 0 if it is rooted at one)."""
+    k = g.kernel
+    arguments = {a: i for i, a in enumerate(k.arguments())}
+    for op in list(k.ops):
+        if op.kind != "linalg.generic":
+            continue
+        best: int | None = 0 if len(op.reads) == 1 else None
+        count, number = -1, len(arguments)
+        for i, value in enumerate(op.reads if best is None else ()):
+            root = g.chain(value)[0]
+            if root not in arguments:
+                continue
+            size, position = math.prod(k.shape(value)), arguments[root]
+            if i == 0 or size > count or (size == count and position < number):
+                best, count, number = i, size, position
+        if best is None:
+            log.append(Rewrite("stop", "", op.name, note="no input is rooted at a function argument: "
+                               "no rock.majorTensorNumber (rocMLIR leaves it undefined)"))
+            continue
+        attrs = tuple(sorted({**dict(op.attrs), "rock.majorTensorNumber": best}.items()))
+        g.replace(replace(op, attrs=attrs))
+
+
+def _rename_writes(writes: set[tuple[str, str]], old: str, new: str, op: str) -> None:
+    writes.discard((op, old))
+    writes.add((op, new))
+
+
+def _classify(g: KernelIndex) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """rocMLIR's output-fusion and input-fusion writes, as (op, operand) pairs, classified as
+    rocMLIR's Regularize.cpp does."""
+    output: set[tuple[str, str]] = set()
+    inputs: set[tuple[str, str]] = set()
+    arguments: list[str] = []
+    pending = [(op, v) for op in g.kernel.ops if op.root for v in op.writes]
+    while pending:
+        op, v = pending.pop()
+        if (op.name, v) in output:
+            continue
+        output.add((op.name, v))
+        for reader, read in g.readers(g.chain(v)[0]):
+            pending.extend((reader, w) for w in reader.writes)
+            arguments.extend(r for r in reader.reads if r != read)
+    reads = [v for op in g.kernel.ops if op.root for v in op.reads] + arguments
+    while reads:
+        buffer = g.chain(reads.pop())[0]
+        for writer, written in g.writers(buffer):
+            if (writer.name, written) not in inputs and (writer.name, written) not in output:
+                inputs.add((writer.name, written))
+                reads.extend(writer.reads)
+    return output, inputs
+
+
+def _isolate_readers(g: KernelIndex, alloc: str, writer: Op, readers: list[tuple[Op, str]],
+                     log: list[Rewrite]) -> list[str]:
+    """Give every reader its own copy of ``alloc``, made right after the writer."""
+    k = g.kernel
+    fresh_allocs: list[str] = []
+    position = g.position(writer.name) + 1
+    for reader, read in readers:
+        fresh = k.alloc(k.shape(alloc), k.dtype(alloc), name=alloc)
+        _, own = g.chain(read)
+        moved = k.view(fresh, own, name=f"{read}_i") if own else fresh
+        current = g.op(reader.name)
+        g.replace(with_operands(current, [moved if r == read else r for r in current.reads],
+                                [moved if w == read else w for w in current.writes]))
+        copy = g.insert(position, "memref.copy", reads=[alloc], writes=[fresh], name=f"copy_{fresh}")
+        position += 1
+        fresh_allocs.append(fresh)
+        log.append(Rewrite("copy", alloc, copy.name, note=f"{reader.name} reads its own copy %{fresh}"))
+    return fresh_allocs
