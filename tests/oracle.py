@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import islpy as isl
 import numpy as np
 
 import viewalgebra as va
@@ -13,9 +14,15 @@ import viewalgebra as va
 def legal_lengths(view: va.View, dim: int, run: int, *, aligned: bool = False) -> list[int]:
     """Every legal vector length (docs/vectorize.md) by enumerating every piece of every candidate."""
     addr, valid = view.addresses()
+    return legal_lengths_of(addr, valid, dim, run, aligned=aligned)
+
+
+def legal_lengths_of(addr: np.ndarray, valid: np.ndarray, dim: int, run: int, *,
+                     aligned: bool = False) -> list[int]:
+    """``legal_lengths`` of a view given as its address and validity arrays."""
     addr = np.moveaxis(addr, dim, -1)
     valid = np.moveaxis(valid, dim, -1)
-    size = view.shape[dim]
+    size = addr.shape[-1]
     legal = []
     for v in range(1, run + 1):
         if run % v or (size % v if size else False):
@@ -89,3 +96,27 @@ def images(chain: Sequence[va.TransformMap]) -> dict[tuple[int, ...], list[tuple
         if ok:
             found.setdefault(tuple(int(c) for c in lo), []).append(tuple(int(c) for c in u))
     return found
+
+
+def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
+    """Every point of a bounded ISL set, as tuples."""
+    n = s.dim(isl.dim_type.set)
+    found: list[tuple[int, ...]] = []
+
+    def visit(p: isl.Point) -> None:
+        found.append(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
+                           for k in range(n)))
+
+    s.foreach_point(visit)
+    assert len(found) == len(set(found))
+    return set(found)
+
+
+def isl_graph(m: isl.Map) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The graph of a single-valued bounded ISL map: input point -> output point."""
+    n_in = m.dim(isl.dim_type.in_)
+    graph: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for p in isl_points(m.wrap()):
+        assert p[:n_in] not in graph, f"not single-valued at {p[:n_in]}"
+        graph[p[:n_in]] = p[n_in:]
+    return graph

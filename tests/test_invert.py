@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from oracle import box_points, chain_points, images
+from oracle import box_points, chain_points, images, isl_points
 from rocmlir_data import cases
 from strategies import shapes, transform_maps, views
 
@@ -39,14 +39,6 @@ def isl_pairs(relation: isl.Map) -> set[tuple[tuple[int, ...], tuple[int, ...]]]
         found.add((c[:n_in], c[n_in:]))
 
     relation.wrap().foreach_point(add)
-    return found
-
-
-def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
-    n = s.dim(isl.dim_type.set)
-    found: set[tuple[int, ...]] = set()
-    s.foreach_point(lambda p: found.add(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
-                                              for k in range(n))))
     return found
 
 

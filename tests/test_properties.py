@@ -12,10 +12,10 @@ import itertools
 import math
 from collections.abc import Iterator
 
-import islpy as isl
 import numpy as np
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from oracle import isl_graph, isl_points
 from strategies import KINDS, transform_maps, views
 
 import viewalgebra as va
@@ -28,30 +28,6 @@ MAPS = transform_maps(max_points=400)
 
 
 # Independent enumeration helpers
-
-def isl_points(s: isl.Set) -> set[tuple[int, ...]]:
-    """Every point of a bounded ISL set, as tuples."""
-    n = s.dim(isl.dim_type.set)
-    found: list[tuple[int, ...]] = []
-
-    def visit(p: isl.Point) -> None:
-        found.append(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
-                           for k in range(n)))
-
-    s.foreach_point(visit)
-    assert len(found) == len(set(found))
-    return set(found)
-
-
-def isl_graph(m: isl.Map) -> dict[tuple[int, ...], tuple[int, ...]]:
-    """The graph of a single-valued bounded ISL map: input point -> output point."""
-    n_in = m.dim(isl.dim_type.in_)
-    graph: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for p in isl_points(m.wrap()):
-        assert p[:n_in] not in graph, f"not single-valued at {p[:n_in]}"
-        graph[p[:n_in]] = p[n_in:]
-    return graph
-
 
 def box_points(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every point of a box in row-major order (the order of numpy's ``reshape``)."""

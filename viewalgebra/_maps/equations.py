@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, assert_never
 
 from .._cache import on_clear
+from ..errors import InvalidTransformError
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful
 from .transforms import (
@@ -52,7 +54,30 @@ def affine_map_of(tm: TransformMap) -> A.AffineMap:
 
 @lru_cache(maxsize=1024)
 def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
-    """The lower dims whose range decides validity: Pad dims with non-zero padding, every Embed."""
+    """The lower dims whose range decides validity (docs/semantics.md): every lower dim that some
+    point of the upper box can send outside ``[0, bound)``. In a consistent (strict) map these are
+    the Pad dims with non-zero padding and the Embeds that can overflow; a lenient map (bounds
+    that break an op's rule) adds the dims its bounds let leave.
+
+    Example: ``<PassThrough ["a"] at [0] -> ["b"] at [0]>`` over ``[4] -> [1]`` (lenient) checks
+    lower dim 0: points 1..3 of the upper dim are invalid.
+    """
+    amap = affine_map_of(tm)
+    largest = [max(n - 1, 0) for n in tm.upper_bounds]
+    owner = {d: op for op in tm.ops for d in op.lower_dims}
+    checks: list[Check] = []
+    for d, e in enumerate(amap.results):
+        low, high = value_range(e, largest)
+        if (low < 0 or high >= tm.lower_bounds[d]) and d in owner:
+            checks.append(Check(d, tm.lower_bounds[d], owner[d]))
+    return tuple(checks)
+
+
+@lru_cache(maxsize=1024)
+def masked_checks(tm: TransformMap) -> tuple[Check, ...]:
+    """The checks rocMLIR's masking emits: Pad dims with non-zero padding and every Embed (its
+    per-term test aside). A point valid here whose coordinates leave the bounds is a read out of
+    range in rocMLIR (``lint``: ``unchecked-out-of-bounds``)."""
     checks: list[Check] = []
     for op in tm.ops:
         if isinstance(op, Pad):
@@ -62,6 +87,30 @@ def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
         elif isinstance(op, Embed):
             checks.append(Check(op.lower_dims[0], tm.lower_bounds[op.lower_dims[0]], op))
     return tuple(checks)
+
+
+def value_range(e: A.AffineExpr, largest: Sequence[int]) -> tuple[int, int]:
+    """The least and greatest value of ``e`` when each ``d_i`` ranges over ``[0, largest[i]]``:
+    exact for the expressions transforms compile to (each dim appears once, divisors positive),
+    an enclosing interval otherwise."""
+    if isinstance(e, A.DimExpr):
+        return 0, int(largest[e.index])
+    if isinstance(e, A.ConstExpr):
+        return e.value, e.value
+    low, high = value_range(e.lhs, largest)
+    c_low, c_high = value_range(e.rhs, largest)
+    if e.op == "+":
+        return low + c_low, high + c_high
+    c = c_low  # the right side of *, mod and the divisions is a constant in an affine expression
+    if e.op == "*":
+        return min(low * c, high * c), max(low * c, high * c)
+    if c <= 0:
+        raise InvalidTransformError(f"{e}: a {e.op} by {c} has no meaning")
+    if e.op == "mod":
+        return (low, high) if low >= 0 and high < c else (0, c - 1)
+    if e.op == "floordiv":
+        return low // c, high // c
+    return -(-low // c), -(-high // c)
 
 
 def _lower_exprs(op: AnyTransform) -> list[A.AffineExpr]:
@@ -142,3 +191,4 @@ def dim_names(tm: TransformMap, side: Literal["upper", "lower"]) -> tuple[str, .
 
 on_clear(affine_map_of.cache_clear)
 on_clear(validity_checks.cache_clear)
+on_clear(masked_checks.cache_clear)

@@ -129,9 +129,6 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
     out = np.zeros((n, tm.lower_rank), dtype=np.int64, order="F")
     valid = np.ones(n, dtype=np.bool_)
 
-    def check(column: IntArray, bound: int) -> None:
-        np.logical_and(valid, (column >= 0) & (column < bound), out=valid)
-
     for op in tm.ops:
         u, lo = list(op.upper_dims), list(op.lower_dims)
         match op:
@@ -139,16 +136,12 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
                 out[:, lo] = coords[:, u]
             case Pad():
                 for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
-                    left, right = op.params[2 * k], op.params[2 * k + 1]
-                    out[:, ld] = coords[:, ud] - left
-                    if left or right:
-                        check(out[:, ld], tm.lower_bounds[ld])
+                    out[:, ld] = coords[:, ud] - op.params[2 * k]
             case Slice():
                 for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
                     out[:, ld] = coords[:, ud] + op.params[2 * k]
             case Embed():
                 out[:, lo[0]] = coords[:, u] @ np.asarray(op.params, dtype=np.int64)
-                check(out[:, lo[0]], tm.lower_bounds[lo[0]])
             case Unmerge():
                 acc = coords[:, u[0]].copy()
                 for ud, s in zip(u[1:], op.params[1:], strict=True):
@@ -166,6 +159,9 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
                 pass
             case _:
                 assert_never(op)
+    for c in validity_checks(tm):
+        column = out[:, c.dim]
+        np.logical_and(valid, (column >= 0) & (column < c.bound), out=valid)
     return out, valid
 
 

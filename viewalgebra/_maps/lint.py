@@ -14,7 +14,7 @@ import islpy as isl
 
 from . import affine as A
 from .equations import affine_map_of
-from .relations import affine_function, box, formula, point_coords, val
+from .relations import affine_function, box, masked_formula, point_coords, val
 from .syntax import ParsedMap
 from .transform_map import TransformMap, blocking_problems, problems
 from .view import View
@@ -61,7 +61,7 @@ def _lint_map(tm: TransformMap, index: int | None = None) -> tuple[Finding, ...]
     found = [Finding("unusable" if p.blocking else "rule", p.message, index) for p in problems(tm)]
     if any(p.blocking for p in problems(tm)):
         return tuple(found)
-    f = formula(tm).intersect_domain(box(tm.upper_bounds))
+    f = masked_formula(tm).intersect_domain(box(tm.upper_bounds))
     found.extend(_outside(f, tm.lower_bounds, index, "lower bounds of the map"))
     return tuple(found)
 
@@ -80,7 +80,7 @@ def _lint_view(view: View) -> tuple[Finding, ...]:
             what = "the buffer shape" if k == len(view.maps) - 1 else f"upper bounds of map {k + 1}"
             found.append(Finding(
                 "chain", f"lower bounds {list(m.lower_bounds)} != {what} {list(b)}", k))
-        f = formula(m).pullback_pw_multi_aff(f)
+        f = masked_formula(m).pullback_pw_multi_aff(f)
         found.extend(_outside(f.intersect_domain(top_box), m.lower_bounds, k, "its lower bounds"))
         if lower != b:
             found.extend(_outside(f.intersect_domain(top_box), b, k, "the space below"))
@@ -104,8 +104,8 @@ def _outside(f: isl.PwMultiAff, bounds: tuple[int, ...], index: int | None,
         point = _sample(bad.domain())
         found.append(Finding(
             "unchecked-out-of-bounds",
-            f"lower dim {d} leaves [0, {n}) of {what} with no validity check"
-            f" (at upper point {list(point)})", index, point))
+            f"lower dim {d} leaves [0, {n}) of {what} with no validity check in rocMLIR"
+            f" (at upper point {list(point)}; invalid here: docs/semantics.md)", index, point))
     return found
 
 

@@ -16,7 +16,7 @@ import islpy as isl
 from .._cache import on_clear
 from ..errors import InvalidArgumentError, InvalidTransformError
 from . import affine as A
-from .equations import affine_map_of, validity_checks
+from .equations import Check, affine_map_of, masked_checks, validity_checks
 from .transform_map import TransformMap
 from .view import View
 
@@ -92,11 +92,21 @@ def affine_function(amap: A.AffineMap) -> isl.MultiAff:
 @lru_cache(maxsize=1024)
 def formula(tm: TransformMap) -> isl.PwMultiAff:
     """The map's equations with domain = valid points of the whole (unbounded) upper space."""
+    return _checked(tm, validity_checks(tm))
+
+
+@lru_cache(maxsize=1024)
+def masked_formula(tm: TransformMap) -> isl.PwMultiAff:
+    """``formula`` with only the checks rocMLIR's masking emits (``masked_checks``)."""
+    return _checked(tm, masked_checks(tm))
+
+
+def _checked(tm: TransformMap, checks: tuple[Check, ...]) -> isl.PwMultiAff:
     ma = affine_function(affine_map_of(tm))
     ls = isl.LocalSpace.from_space(_set_space(tm.upper_rank))
     valid = isl.Set.universe(_set_space(tm.upper_rank))
     zero = isl.Aff.zero_on_domain(ls)
-    for check in validity_checks(tm):
+    for check in checks:
         lower = ma.get_at(check.dim)
         valid = valid & lower.ge_set(zero) & lower.lt_set(zero.add_constant_val(val(check.bound)))
     return isl.PwMultiAff.from_multi_aff(ma).intersect_domain(valid)
@@ -115,8 +125,8 @@ def map_function(tm: TransformMap) -> isl.PwMultiAff:
 def chain_function(maps: tuple[TransformMap, ...]) -> isl.PwMultiAff:
     """A top-first chain of maps as one ISL function on the valid points of the top box.
 
-    Intermediate boxes are not intersected: a coordinate leaving its declared bounds without a
-    validity check is a hazard that ``lint`` reports, not a silent invalid point.
+    A point is valid where every map's lower coordinates stay in its lower bounds (each map's
+    ``validity_checks``; docs/semantics.md, Validity).
     """
     if not maps:
         raise InvalidTransformError("chain_function: an empty chain has no spaces")
@@ -129,8 +139,17 @@ def chain_function(maps: tuple[TransformMap, ...]) -> isl.PwMultiAff:
 @lru_cache(maxsize=1024)
 def view_function(view: View) -> isl.PwMultiAff:
     """The view as an ISL function: view point -> buffer coordinates, on the valid view points."""
-    if view.maps:
+    if view.maps and not view.narrow_links():
         return chain_function(view.maps)
+    if view.maps:  # a lenient view: coordinates must also stay inside the narrower space below
+        f = formula(view.maps[0]).intersect_domain(box(view.shape))
+        for k, m in enumerate(view.maps):
+            if k:
+                f = formula(m).pullback_pw_multi_aff(f)
+            for _, d, b in (link for link in view.narrow_links() if link[0] == k):
+                coordinate = f.get_pw_aff(d)
+                f = f.intersect_domain(coordinate.lt_set(isl.PwAff.val_on_domain(f.domain(), val(b))))
+        return f
     identity = isl.MultiAff.identity(isl.Space.alloc(CTX, 0, view.rank, view.rank))
     return isl.PwMultiAff.from_multi_aff(identity).intersect_domain(box(view.shape))
 
@@ -156,10 +175,12 @@ def total_address_and_checks(view: View) -> tuple[isl.Aff, tuple[tuple[isl.Aff, 
     """
     comp = isl.MultiAff.identity(isl.Space.alloc(CTX, 0, view.rank, view.rank))
     checks: list[tuple[isl.Aff, int]] = []
-    for m in view.maps:
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
         ma = affine_function(affine_map_of(m))
         checks.extend((ma.get_at(c.dim).pullback_multi_aff(comp), c.bound) for c in validity_checks(m))
         comp = ma.pullback_multi_aff(comp)
+        checks.extend((comp.get_at(d), b) for j, d, b in narrow if j == k)
     buf = view.buffer
     ls = isl.LocalSpace.from_space(_set_space(buf.rank))
     addr = isl.Aff.zero_on_domain(ls).add_constant_val(val(buf.offset))
@@ -205,6 +226,6 @@ def same_relation(a: TransformMap | View, b: TransformMap | View) -> bool:
     return relation(a).is_equal(relation(b))
 
 
-for _cached in (box, formula, map_function, chain_function, view_function, address_function,
+for _cached in (box, formula, masked_formula, map_function, chain_function, view_function, address_function,
                 total_address_and_checks):
     on_clear(_cached.cache_clear)

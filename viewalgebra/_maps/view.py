@@ -66,6 +66,13 @@ class View:
         below = [m.upper_bounds for m in self.maps[1:]] + [self.buffer.shape]
         return [(m.lower_bounds, b) for m, b in zip(self.maps, below, strict=False)]
 
+    def narrow_links(self) -> tuple[tuple[int, int, int], ...]:
+        """``(k, d, bound)`` wherever the space below map ``k`` is narrower along ``d`` than the
+        map's lower bounds (only in a lenient view): a point whose coordinate there reaches
+        ``bound`` is invalid (docs/semantics.md, Validity)."""
+        return tuple((k, d, b) for k, (lower, below) in enumerate(self.links())
+                     for d, (n, b) in enumerate(zip(lower, below, strict=True)) if b < n)
+
     @property
     def shape(self) -> tuple[int, ...]:
         """The view's shape: the top map's upper bounds (the buffer's shape with no maps)."""
@@ -82,9 +89,10 @@ class View:
         ``address((9, 3)) == 1*40 + 3*8 + 1 == 65``.
         """
         point = check_coords(coords, self.shape, "View.address")
-        for m in self.maps:
+        narrow = self.narrow_links()
+        for k, m in enumerate(self.maps):
             point, valid = evaluate(m, point)
-            if not valid:
+            if not valid or any(point[d] >= b for j, d, b in narrow if j == k):
                 return None
         return self.buffer.address(point)
 
@@ -111,9 +119,12 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     """Addresses (-1 where invalid) and validity of the given view points, shape ``(N, rank)``."""
     coords = points_array(points, view.rank, "addresses_of")
     valid = np.ones(coords.shape[0], dtype=np.bool_)
-    for m in view.maps:
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
         coords, ok = evaluate_array(m, coords)
         valid &= ok
+        for _, d, b in (link for link in narrow if link[0] == k):
+            valid &= coords[:, d] < b
     if len(coords):
         largest = np.abs(coords).max(axis=0).tolist()
         require_int64([abs(view.buffer.offset) + sum(
@@ -132,9 +143,12 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
         raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
     coords = points
     valid = np.ones(coords.shape[0], dtype=np.bool_)
-    for m in view.maps:
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
         coords, ok = apply_array(m, coords)
         valid &= ok
+        for _, d, b in (link for link in narrow if link[0] == k):
+            valid &= coords[:, d] < b
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
     return np.where(valid, addr, -1), valid
 
