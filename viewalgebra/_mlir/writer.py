@@ -9,38 +9,62 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 
 from .._graph import BufferValue, Kernel, Op, ViewValue, memref_type
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
 from ..errors import MlirWriteError
+from . import generic as G
 from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
+_SSA = re.compile(r"[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*")
+"""What may follow ``%`` in an SSA name: all digits, or a letter, ``_``, ``$``, ``.`` or ``-`` then
+letters, digits and those (MLIR's ``suffix-id``, ``mlir/docs/LangRef.md``, 'Identifiers and keywords')."""
 
-def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None) -> str:
+
+def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None, *,
+               generic: bool = False) -> str:
     """The module as MLIR text, each function with its kernel replaced by ``kernels[name]`` when
     given (e.g. a regularized kernel). Functions that could not be read are written as they were.
+    With ``generic=True`` every op prints in MLIR's generic form (as ``mlir-opt
+    --mlir-print-op-generic`` prints it); ops kept as written outside functions stay as written.
 
     Example: ``write_mlir(m, {f.name: regularize(f.kernel, "rocmlir").kernel for f in m.functions})``.
     """
     kernels = kernels or {}
     out: list[str] = []
-    indent = 0
+    closers: list[str] = []
     for item in module.items:
+        indent = "  " * len(closers)
         if isinstance(item, MlirFunction):
-            kernel = kernels.get(item.name, item.kernel)
-            out.append(_indented(write_function(replace(item, kernel=kernel)), indent))
+            out.append(_indented(write_function(item, kernels.get(item.name), generic=generic), len(closers)))
         elif isinstance(item, Unreadable):
-            out.append("  " * indent + item.text)
-        elif item == "}":
-            indent -= 1
-            out.append("  " * indent + "}")
+            out.append(indent + item.text)
+        elif item == "}" and closers:
+            out.append("  " * (len(closers) - 1) + closers.pop())
+        elif item.endswith("{"):
+            head, closer = _module(item) if generic else (item, "}")
+            out.append(indent + head)
+            closers.append(closer)
         else:
-            out.append("  " * indent + item)
-            if item.endswith("{"):
-                indent += 1
+            out.append(indent + item)
     return "\n".join(out) + "\n"
+
+
+_MODULE = re.compile(r"module(?:\s+@(\"(?:[^\"\\]|\\.)*\"|[\w$.\-]+))?"
+                     r"(?:\s+attributes\s*(\{.*\}))?\s*\{", re.S)
+
+
+def _module(header: str) -> tuple[str, str]:
+    """A ``module @name attributes {...} {`` line in generic form, and its closing line."""
+    m = _MODULE.fullmatch(header)
+    if m is None:
+        raise MlirWriteError(f"cannot print {header!r} in generic form")
+    name, attributes = m.group(1), m.group(2)
+    properties = [("sym_name", name if name.startswith('"') else f'"{name}"')] if name else []
+    head, *_, tail = G.op("builtin.module", properties=properties,
+                          attributes=G.entries(attributes) if attributes else (), region=[])
+    return head, tail
 
 
 def _indented(text: str, indent: int) -> str:
@@ -48,18 +72,35 @@ def _indented(text: str, indent: int) -> str:
 
 
 class _Names:
-    """Types of values, printed maps, and fresh names for intermediate views and constants: each
-    found once, so that writing takes time linear in what is written."""
+    """Printed names and types of values, printed maps, and fresh names for intermediate views
+    and constants: each found once, so that writing takes time linear in what is written.
 
-    def __init__(self, f: MlirFunction) -> None:
-        self.kernel = f.kernel
+    A value keeps its name when MLIR's lexer accepts it (``_SSA``) and no region of an op defines
+    it; otherwise it prints as a fresh name that starts with a letter (``%2_0`` as ``%v2_0``)."""
+
+    def __init__(self, f: MlirFunction, kernel: Kernel) -> None:
+        self.kernel = kernel
         self.full = dict(f.types)
         self.written = dict(f.written)
-        self.taken = set(f.kernel.values) | {m.group(1) for c in f.constants
-                                              for m in [re.match(r"%([\w$.\-]+)", c)] if m}
-        self._dtypes: dict[str, str] = {}
-        self._maps: dict[TransformMap, str] = {}
+        self.allocators = dict(f.allocators)
+        self.read = {name: v for name, v in f.kernel.values.items() if isinstance(v, BufferValue)}
+        """The buffers as read: a new allocation takes the kind and memory space of the one it
+        derives from."""
+        texts = [*f.constants, *(p for _, s in f.syntax
+                                 for p in ((s.body,) if isinstance(s, GenericText) else s.pieces)
+                                 if isinstance(p, str))]
+        reserved = {m.group(1) for t in texts for m in re.finditer(r"%([\w$.\-]+)", t)}
+        kept = {name for name in kernel.values if _SSA.fullmatch(name) and name not in reserved}
+        self.taken = reserved | kept
         self._suffixes: dict[str, int] = {}
+        self.printed = {name: name if name in kept else self.fresh(name) for name in kernel.values}
+        self._dtypes: dict[str, str] = {}
+        self._buffers: dict[str, str] = {}
+        self._maps: dict[TransformMap, str] = {}
+
+    def __call__(self, value: str) -> str:
+        """``value`` as printed, with its ``%``."""
+        return f"%{self.printed[value]}"
 
     def dtype(self, value: str) -> str:
         # A view's element type is its source's: views print after their sources, so this does
@@ -71,11 +112,37 @@ class _Names:
             found = self._dtypes[value] = below or self.kernel.dtype(value)
         return found
 
+    def buffer(self, value: str) -> str:
+        found = self._buffers.get(value)
+        if found is None:
+            v = self.kernel.values[value]
+            found = self._buffers[value] = self.buffer(v.source) if isinstance(v, ViewValue) else value
+        return found
+
+    def origin(self, buffer: str) -> str:
+        """The buffer as read that ``buffer`` is, or derives from (``Kernel.alloc`` names an
+        allocation made for ``%x`` ``x_0``, ``x_1``, ...)."""
+        name = buffer
+        while name not in self.read:
+            m = re.fullmatch(r"(.+)_[0-9]+", name)
+            if m is None:
+                return buffer
+            name = m.group(1)
+        return name if self.read[name].kind == "alloc" or name == buffer else buffer
+
+    def allocator(self, buffer: str) -> str:
+        return self.allocators.get(self.origin(buffer), "memref.alloc")
+
     def type(self, value: str) -> str:
         v = self.kernel.values[value]
-        if isinstance(v, BufferValue) and value in self.full:
+        if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
             return self.full[value]
-        return memref_type(self.kernel.shape(value), self.dtype(value))
+        text = memref_type(self.kernel.shape(value), self.dtype(value))
+        # The memory space of the buffer, or of the allocation it derives from (a view's too,
+        # as rocMLIR's TransformOp builder gives it).
+        full = self.full.get(self.origin(self.buffer(value)))
+        space = re.fullmatch(r"memref<[^,]*?(,.*)>", full, re.S) if full else None
+        return text[:-1] + space.group(1) + ">" if space else text
 
     def map(self, m: TransformMap) -> str:
         """``m`` as written after ``by``; a rewritten kernel repeats the same maps in many views."""
@@ -85,6 +152,10 @@ class _Names:
         return found
 
     def fresh(self, base: str) -> str:
+        """A name no value has, ``base`` or ``base_k``, made legal (``2_0`` as ``v2_0``)."""
+        base = re.sub(r"[^A-Za-z0-9_$.\-]", "_", base) or "v"
+        if base[0].isdigit() and not base.isdigit() or base.isdigit() and base in self.taken:
+            base = f"v{base}"
         name = base
         if name in self.taken:
             # Names are never given back, so the first free suffix only grows: start from the last.
@@ -96,49 +167,72 @@ class _Names:
         return name
 
 
-def write_function(f: MlirFunction) -> str:
-    """One ``func.func`` (see ``write_mlir``)."""
-    k = f.kernel
-    names = _Names(f)
-    arg_attrs = dict(f.argument_attributes)
-    args = ", ".join(f"%{a}: {names.type(a)}" + (f" {arg_attrs[a]}" if a in arg_attrs else "")
-                     for a in k.arguments())
-    head = ["func.func"] + ([f.visibility] if f.visibility else []) + [f"@{f.name}({args})"]
-    head += [f.results] if f.results else []
-    head += [f"attributes {f.attributes}"] if f.attributes else []
-    lines = [" ".join(head) + " {"]
-    lines += [f"  {c}" for c in f.constants]
-    used = k.used_values()
-    allocators = dict(f.allocators)
+def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bool = False) -> str:
+    """One ``func.func`` (see ``write_mlir``), with ``kernel`` in place of ``f.kernel`` if given."""
+    k = f.kernel if kernel is None else kernel
+    names = _Names(f, k)
+    syntax = dict(f.syntax)
     inline = set(f.inline)
+    used = k.used_values()
+    lines = [G.statement(c) for c in f.constants] if generic else list(f.constants)
     for v in k.values.values():
         if v.name not in used or v.name in inline:
             continue
         if isinstance(v, BufferValue) and v.kind == "alloc":
-            lines.append(f"  %{v.name} = {allocators.get(v.name, 'memref.alloc')}() : {names.type(v.name)}")
+            lines += _alloc(v.name, names, generic)
         elif isinstance(v, ViewValue):
-            lines += _transforms(v, names)
-    syntax = dict(f.syntax)
+            lines += _transforms(v, names, generic)
     for op in k.ops:
-        lines += [f"  {line}" for line in _op(op, syntax.get(op.name), names)]
-    lines += ["  return", "}"]
-    return "\n".join(lines)
+        lines += _op(op, syntax.get(op.name), names, generic)
+    arg_attrs = dict(f.argument_attributes)
+    if not generic:
+        args = ", ".join(f"{names(a)}: {names.type(a)}" + (f" {arg_attrs[a]}" if a in arg_attrs else "")
+                         for a in k.arguments())
+        head = ["func.func"] + ([f.visibility] if f.visibility else []) + [f"@{f.name}({args})"]
+        head += [f.results] if f.results else []
+        head += [f"attributes {f.attributes}"] if f.attributes else []
+        return "\n".join([" ".join(head) + " {", *(f"  {line}" for line in lines), "  return", "}"])
+    types = [names.type(a) for a in k.arguments()]
+    results = f.results.removeprefix("->").strip()
+    properties = [("sym_name", f'"{f.name}"' if re.fullmatch(r"[\w$.\-]+", f.name) else f.name),
+                  ("function_type", f"({', '.join(types)}) -> {results or '()'}")]
+    properties += [("sym_visibility", f'"{f.visibility}"')] if f.visibility else []
+    if arg_attrs:
+        properties.append(("arg_attrs", "[" + ", ".join(arg_attrs.get(a, "{}") for a in k.arguments()) + "]"))
+    label = [f"^bb0({', '.join(f'{names(a)}: {t}' for a, t in zip(k.arguments(), types, strict=True))}):"]
+    body = [*(label if types else []), *(f"  {line}" for line in [*lines, *G.op("func.return")])]
+    return "\n".join(G.op("func.func", properties=properties, region=body,
+                           attributes=G.entries(f.attributes) if f.attributes else ()))
 
 
-def _transforms(v: ViewValue, names: _Names) -> list[str]:
+def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
+    allocator, type_ = names.allocator(value), names.type(value)
+    if not generic:
+        return [f"{names(value)} = {allocator}() : {type_}"]
+    segments = [("operandSegmentSizes", "array<i32: 0, 0>")] if allocator == "memref.alloc" else []
+    return G.op(allocator, results=(type_,), properties=segments, defines=(names.printed[value],))
+
+
+def _transforms(v: ViewValue, names: _Names, generic: bool) -> list[str]:
     lines: list[str] = []
-    below = v.source
+    below = names.printed[v.source]
     dtype = names.dtype(v.name)
+    space = names.type(v.name)[len(memref_type(v.shape, dtype)) - 1:-1]  # the memory space, if any
     for i, m in enumerate(reversed(v.maps)):
-        target = v.name if i == len(v.maps) - 1 else names.fresh(f"{v.name}_{i}")
-        lines.append(f"  %{target} = rock.transform %{below} by {names.map(m)}"
-                     f" : {names.type(below) if i == 0 else memref_type(m.lower_bounds, dtype)} to "
-                     f"{memref_type(m.upper_bounds, dtype)}")
+        last = i == len(v.maps) - 1
+        target = names.printed[v.name] if last else names.fresh(f"{names.printed[v.name]}_{i}")
+        source = names.type(v.source) if i == 0 else memref_type(m.lower_bounds, dtype)[:-1] + space + ">"
+        result = memref_type(m.upper_bounds, dtype)[:-1] + space + ">"
+        if generic:
+            lines += G.op("rock.transform", (below,), (source,), (result,),
+                          properties=[("transform", f"#rock.transform_map{names.map(m)}")], defines=(target,))
+        else:
+            lines.append(f"%{target} = rock.transform %{below} by {names.map(m)} : {source} to {result}")
         below = target
     return lines
 
 
-def _op(op: Op, syntax: OpText | GenericText | None, names: _Names) -> list[str]:
+def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: bool) -> list[str]:
     k = names.kernel
     if isinstance(syntax, OpText):
         operands = (*op.reads, *op.writes)
@@ -147,34 +241,56 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names) -> list[str]
             raise MlirWriteError(
                 f"op {op.name} ({op.kind}) was read with operand shapes {[list(s) for s in syntax.shapes]} "
                 f"and now has {[list(s) for s in now]}; its text cannot be reused")
-        text = "".join(_slot(op, p, k) if isinstance(p, Slot) else p for p in syntax.pieces)
-        return text.split("\n")
+        text = "".join(_slot(op, p, names) if isinstance(p, Slot) else p for p in syntax.pieces)
+        if not generic or text.startswith('"'):
+            return text.split("\n")
+        slots = {(p.role, p.index): _operand(op, p, k) for p in syntax.pieces if isinstance(p, Slot)}
+        order = [("read", i) for i in range(len(op.reads))] + [("write", i) for i in range(len(op.writes))]
+        if op.kind == "rock.blockwise_reduce":  # (input, workspace, output) in RockOps.td
+            order = [("read", 0), ("write", 1), ("write", 0)]
+        values = [slots[r] for r in order]
+        return G.rock_op(op.kind, text, [names.printed[v] for v in values], [names.type(v) for v in values])
     if op.kind == "linalg.generic" and isinstance(syntax, GenericText):
-        return _generic(op, syntax, names)
+        return _generic(op, syntax, names, generic)
     if op.kind == "memref.copy" and op.fn is None:
         (a,), (b,) = op.reads, op.writes
-        return [f"memref.copy %{a}, %{b} : {names.type(a)} to {names.type(b)}"]
+        if generic:
+            return G.op("memref.copy", (names.printed[a], names.printed[b]), (names.type(a), names.type(b)))
+        return [f"memref.copy {names(a)}, {names(b)} : {names.type(a)} to {names.type(b)}"]
     if op.kind == "linalg.fill" and op.fn is None:
         (target,) = op.writes
         constant = names.fresh("cst")
         dtype = names.dtype(target)
-        return [f"%{constant} = arith.constant {float(op.attr('value', 0.0))!r} : {dtype}",
-                f"linalg.fill ins(%{constant} : {dtype}) outs(%{target} : {names.type(target)})"]
+        value = f"{float(op.attr('value', 0.0))!r} : {dtype}"
+        if not generic:
+            return [f"%{constant} = arith.constant {value}",
+                    f"linalg.fill ins(%{constant} : {dtype}) outs({names(target)} : {names.type(target)})"]
+        block = [names.fresh("in"), names.fresh("out")]
+        region = [f"^bb0(%{block[0]}: {dtype}, %{block[1]}: {dtype}):",
+                  *(f"  {line}" for line in G.op("linalg.yield", (block[0],), (dtype,)))]
+        return [*G.op("arith.constant", results=(dtype,), properties=[("value", value)], defines=(constant,)),
+                *G.op("linalg.fill", (constant, names.printed[target]), (dtype, names.type(target)),
+                      properties=[("operandSegmentSizes", "array<i32: 1, 1>")], region=region)]
     raise MlirWriteError(f"op {op.name} ({op.kind}) was not read from MLIR and has no MLIR form "
                          "(ops built with fn= cannot be written)")
 
 
-def _slot(op: Op, slot: Slot, k: Kernel) -> str:
+def _operand(op: Op, slot: Slot, k: Kernel) -> str:
+    """The value a slot prints: the operand, or the source of a view written inside the op."""
     value = (op.reads if slot.role == "read" else op.writes)[slot.index]
     if slot.inline:
         v = k.values[value]
         if not isinstance(v, ViewValue):
             raise MlirWriteError(f"op {op.name}: {value} replaced a view written inside the op")
         value = v.source
-    return f"%{value}"
+    return value
 
 
-def _generic(op: Op, syntax: GenericText, names: _Names) -> list[str]:
+def _slot(op: Op, slot: Slot, names: _Names) -> str:
+    return names(_operand(op, slot, names.kernel))
+
+
+def _generic(op: Op, syntax: GenericText, names: _Names, generic: bool) -> list[str]:
     k = names.kernel
     rank = len(k.shape(op.writes[0])) if op.writes else 0
     if syntax.indexing_maps is not None:  # kept as written: the op was never rewritten
@@ -183,13 +299,24 @@ def _generic(op: Op, syntax: GenericText, names: _Names) -> list[str]:
         dims = ", ".join(f"d{i}" for i in range(rank))
         maps = [f"affine_map<({dims}) -> ({dims})>"] * (len(op.reads) + len(op.writes))
         iterators = ("parallel",) * rank
+    indices = [(key, f"{value} : index") for key, value in op.attrs
+               if key not in ("iterator_types",) and isinstance(value, int)]
+    operands = (*op.reads, *op.writes)
+    if generic:
+        properties = [("indexing_maps", f"[{', '.join(maps)}]"),
+                      ("iterator_types",
+                       "[" + ", ".join(f"#linalg.iterator_type<{it}>" for it in iterators) + "]"),
+                      ("operandSegmentSizes", f"array<i32: {len(op.reads)}, {len(op.writes)}>")]
+        attributes = [e for a in syntax.attributes
+                      for e in G.entries(a if a.startswith("{") else "{" + a + "}")] + indices
+        return G.op("linalg.generic", [names.printed[v] for v in operands], [names.type(v) for v in operands],
+                    properties=properties, attributes=attributes, region=G.region(syntax.body))
     entries = [f"indexing_maps = [{', '.join(maps)}]",
                "iterator_types = [" + ", ".join(f'"{it}"' for it in iterators) + "]"]
     entries += list(syntax.attributes)
-    entries += [f"{key} = {value} : index" for key, value in op.attrs
-                if key not in ("iterator_types",) and isinstance(value, int)]
-    ins = ", ".join(f"%{r}" for r in op.reads)
-    outs = ", ".join(f"%{w}" for w in op.writes)
+    entries += [f"{key} = {value}" for key, value in indices]
+    ins = ", ".join(names(r) for r in op.reads)
+    outs = ", ".join(names(w) for w in op.writes)
     in_types = ", ".join(names.type(r) for r in op.reads)
     out_types = ", ".join(names.type(w) for w in op.writes)
     head = f"linalg.generic {{{', '.join(entries)}}} "
