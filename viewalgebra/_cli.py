@@ -92,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sub.add_argument("-o", "--output", help="the .mlir file to write (default: stdout)")
             sub.add_argument("--style", choices=("seed", "rocmlir"), default="seed",
                              help="seed: R1/R2 to the fixpoint (default); rocmlir: rocMLIR's placement")
+            sub.add_argument("--generic", action="store_true",
+                             help="print every op in generic form (as mlir-opt --mlir-print-op-generic)")
     args = parser.parse_args(argv)
     if args.command == "draw":
         return _draw(args)
@@ -188,7 +190,7 @@ def _regularize(args: argparse.Namespace) -> int:
                            "views_left": [f"%{v.value} of %{v.buffer} at {v.op}" for v in left]})
             for e in result.log:
                 print(f"@{f.name}: {e}", file=sys.stderr)
-        text = write_mlir(module, kernels)
+        text = write_mlir(module, kernels, generic=args.generic)
     except (OSError, UnicodeDecodeError, ViewAlgebraError) as e:
         return _bad_input(args, e)
     if args.output:
