@@ -16,6 +16,7 @@ none is found does ISL decide, by the relation ``f⁻¹ ∘ f`` minus the identi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -231,6 +232,12 @@ def invert_map(tm: TransformMap) -> tuple[TransformMap, ...]:
     Example: ``<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>`` over ``[7] -> [4]`` inverts to
     ``<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>`` over ``[4] -> [7]``.
     """
+    uses = Counter(d for op in tm.ops for d in op.upper_dims)
+    shared = sorted(d for d, n in uses.items() if n > 1)
+    if shared:
+        raise NotInvertibleError(
+            f"upper dim {shared[0]} is used by {uses[shared[0]]} transforms; an inverse made of "
+            "transforms would define it more than once")
     resize: Resize = {}
     ops = [inv for op in tm.ops for inv in _inverse_op(tm, op, resize)]
     middle = tuple(resize[d][0] if d in resize else n for d, n in enumerate(tm.lower_bounds))

@@ -143,10 +143,9 @@ def _check_dims(tm: TransformMap, found: list[Problem]) -> None:
         if n != 1:
             found.append(Problem(
                 f"lower dim {d} is defined by {n} transforms (must be exactly 1)", blocking=True))
-    for d, n in enumerate(upper_uses):
-        if n != 1:
-            found.append(Problem(
-                f"upper dim {d} is used by {n} transforms (must be exactly 1)", blocking=False))
+    for d, n in enumerate(upper_uses):  # several uses are fine: rocMLIR emits such maps
+        if n == 0:
+            found.append(Problem(f"upper dim {d} is used by no transform", blocking=False))
 
 
 def _check_op(tm: TransformMap, op: AnyTransform, found: list[Problem]) -> None:
