@@ -97,6 +97,8 @@ class _Names:
         self._dtypes: dict[str, str] = {}
         self._buffers: dict[str, str] = {}
         self._maps: dict[TransformMap, str] = {}
+        self.constants: list[str] = []
+        """Constants the writer adds (a new fill's value)."""
 
     def __call__(self, value: str) -> str:
         """``value`` as printed, with its ``%``."""
@@ -174,7 +176,7 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
     syntax = dict(f.syntax)
     inline = set(f.inline)
     used = k.used_values()
-    lines = [G.statement(c) for c in f.constants] if generic else list(f.constants)
+    lines: list[str] = []
     for v in k.values.values():
         if v.name not in used or v.name in inline:
             continue
@@ -184,6 +186,10 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
             lines += _transforms(v, names, generic)
     for op in k.ops:
         lines += _op(op, syntax.get(op.name), names, generic)
+    # Constants first, those of new fills too, as the reader keeps them: what is written reads
+    # back to the same text.
+    written = [G.statement(c) for c in f.constants] if generic else list(f.constants)
+    lines = [*written, *names.constants, *lines]
     arg_attrs = dict(f.argument_attributes)
     if not generic:
         args = ", ".join(f"{names(a)}: {names.type(a)}" + (f" {arg_attrs[a]}" if a in arg_attrs else "")
@@ -263,13 +269,14 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
         dtype = names.dtype(target)
         value = f"{float(op.attr('value', 0.0))!r} : {dtype}"
         if not generic:
-            return [f"%{constant} = arith.constant {value}",
-                    f"linalg.fill ins(%{constant} : {dtype}) outs({names(target)} : {names.type(target)})"]
+            names.constants.append(f"%{constant} = arith.constant {value}")
+            return [f"linalg.fill ins(%{constant} : {dtype}) outs({names(target)} : {names.type(target)})"]
         block = [names.fresh("in"), names.fresh("out")]
         region = [f"^bb0(%{block[0]}: {dtype}, %{block[1]}: {dtype}):",
                   *(f"  {line}" for line in G.op("linalg.yield", (block[0],), (dtype,)))]
-        return [*G.op("arith.constant", results=(dtype,), properties=[("value", value)], defines=(constant,)),
-                *G.op("linalg.fill", (constant, names.printed[target]), (dtype, names.type(target)),
+        names.constants += G.op("arith.constant", results=(dtype,), properties=[("value", value)],
+                                defines=(constant,))
+        return [*G.op("linalg.fill", (constant, names.printed[target]), (dtype, names.type(target)),
                       properties=[("operandSegmentSizes", "array<i32: 1, 1>")], region=region)]
     raise MlirWriteError(f"op {op.name} ({op.kind}) was not read from MLIR and has no MLIR form "
                          "(ops built with fn= cannot be written)")
