@@ -1,186 +1,97 @@
 """Read rocMLIR kernels from ``.mlir`` text into ``Kernel`` graphs, keeping what is needed to
-write them back.
+write them back: the driver (module, functions, statements) and what every op handler shares
+(types, operands, transform maps, an op's text with its operand slots).
 
-Supported ops: ``func.func`` / ``return``, ``memref.alloc``, ``rock.alloc``, ``memref.copy``,
-``memref.collapse_shape`` / ``memref.expand_shape`` (views), ``rock.transform``, ``linalg.generic``
-(a parallel generic's indexing maps become views; both as rocMLIR's regularize pass does,
-``mlir/lib/Dialect/Rock/Transforms/Regularize.cpp``), function-level ``arith.constant``, the
-fusion roots ``rock.gridwise_gemm``, ``rock.gridwise_gemm_accel``, ``rock.gemm``, ``rock.conv``,
-``rock.conv2d``, and ``rock.reduce``, ``rock.threadwise_read_into``, ``rock.threadwise_write_all``,
-``rock.blockwise_reduce``; ops in generic form (``"name"(%a) : (...) -> ()``) without results are
-kept as opaque readers of their operands. Anything else fails with ``UnsupportedOpsError``,
-which lists every such op with its line and column.
+Ops with a handler (``handlers.py``, one per op name, following rocMLIR's op definitions in
+``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``) become ops of the graph with their exact reads
+and writes. Any other op, in custom or generic form, with or without results and regions, is kept
+verbatim (``opaque.py``): it reads and writes every graph value it names, and what it defines is
+opaque to the graph, so that an op using such a value is kept verbatim too. Reading fails
+(``MlirParseError``) only on text that is not MLIR, on an op with a handler written wrongly, or on
+shapes a kernel graph cannot hold (dynamic sizes, memref layouts).
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
-
 from .._graph import Kernel
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
-from .._maps.reshape import collapse_shape_map, expand_shape_map
 from .._maps.syntax import blank_comments, parse_affine_map, read_transform_map_at
 from .._maps.transform_map import TransformMap
-from ..errors import (
-    InvalidTransformError,
-    MlirParseError,
-    TransformParseError,
-    UnsupportedOpsError,
-    ViewAlgebraError,
-)
-from .body import read_body
-from .indexing import indexing_maps
-from .lexer import Cursor, Token, line_column, tokenize, where
+from ..errors import InvalidTransformError, MlirParseError, TransformParseError, ViewAlgebraError
+from .handlers import HANDLERS, SUPPORTED, Opaque
+from .lexer import Cursor, Token, line_column, tokenize
+from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
+from .opaque import read_opaque
 
-ROOTS = ("rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gemm", "rock.conv", "rock.conv2d")
-SUPPORTED = (
-    "func.func", "func.return", "return", "memref.alloc", "rock.alloc", "memref.copy",
-    "memref.collapse_shape", "memref.expand_shape", "rock.transform", "linalg.generic", "linalg.fill",
-    "arith.constant", *ROOTS, "rock.reduce", "rock.threadwise_read_into",
-    "rock.threadwise_write_all", "rock.blockwise_reduce")
-"""The ops the reader understands (plus any op in generic form without results)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """Where an operand goes in an op's text: ``op.reads[index]`` or ``op.writes[index]``."""
-
-    role: Literal["read", "write"]
-    index: int
-    inline: bool = False
-    """The operand is written ``[maps](%x)``: the maps stay in the text, the slot prints ``%x``."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpText:
-    """An op as written, its operands cut out, and the operand shapes it was written for."""
-
-    pieces: tuple[str | Slot, ...]
-    shapes: tuple[tuple[int, ...], ...]
-    """Shapes of ``reads`` then ``writes`` when read (the types in the text are theirs)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GenericText:
-    """A ``linalg.generic``: what its printed form needs beyond the graph."""
-
-    body: str
-    """The region, ``{ ^bb0(...): ... linalg.yield ... }``."""
-    attributes: tuple[str, ...] = ()
-    """Other entries of its attribute dictionary, as written."""
-    indexing_maps: tuple[str, ...] | None = None
-    """The maps as written when they were kept (a generic that is not fully parallel)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MlirFunction:
-    """One ``func.func``: its kernel graph and the text the graph does not hold."""
-
-    kernel: Kernel
-    is_kernel: bool
-    """Has the ``kernel`` attribute (rocMLIR's regularize pass only touches these)."""
-    line: int
-    visibility: str = ""
-    attributes: str = ""
-    """The ``attributes {...}`` dictionary as written (with braces), or empty."""
-    results: str = ""
-    argument_attributes: tuple[tuple[str, str], ...] = ()
-    types: tuple[tuple[str, str], ...] = ()
-    """Buffers whose type says more than shape and element type (a memory space), as written."""
-    allocators: tuple[tuple[str, str], ...] = ()
-    """Allocations made by another op than ``memref.alloc`` (``rock.alloc``)."""
-    constants: tuple[str, ...] = ()
-    """MlirFunction-level constants, as written."""
-    syntax: tuple[tuple[str, OpText | GenericText], ...] = ()
-    """Per op name, how it prints."""
-    inline: tuple[str, ...] = ()
-    """Views written inside an op (``[maps](%x)``), not as ``rock.transform``."""
-    written: tuple[tuple[TransformMap, A.AffineMap], ...] = ()
-    """The written affine maps of maps that have no meaning of their own (``strict=False``)."""
-
-    @property
-    def name(self) -> str:
-        return self.kernel.name
-
-
-@dataclass(frozen=True, slots=True)
-class Unreadable:
-    """A function that could not be read (``read_mlir(..., errors="collect")``)."""
-
-    name: str
-    offset: int
-    error: MlirParseError
-    text: str
-    """The function as written (``write_mlir`` writes it back unchanged)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MlirModule:
-    """A whole ``.mlir`` file: functions and, as written, everything else at the top level
-    (aliases, ``module`` braces, ``// -----`` separators, ops in generic form)."""
-
-    items: tuple[MlirFunction | Unreadable | str, ...]
-
-    @property
-    def unreadable(self) -> tuple[Unreadable, ...]:
-        return tuple(i for i in self.items if isinstance(i, Unreadable))
-
-    @property
-    def functions(self) -> tuple[MlirFunction, ...]:
-        return tuple(i for i in self.items if isinstance(i, MlirFunction))
-
-    def function(self, name: str) -> MlirFunction:
-        for f in self.functions:
-            if f.name == name:
-                return f
-        raise KeyError(f"no function @{name} (functions: "
-                       f"{', '.join('@' + f.name for f in self.functions) or 'none'})")
+__all__ = ["SUPPORTED", "GenericText", "MlirFunction", "MlirModule", "OpText", "Reader", "Slot",
+           "Unreadable", "read_mlir"]
 
 
 def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> MlirModule:
     """Read an ``.mlir`` file.
 
-    Raises ``MlirParseError`` (``UnsupportedOpsError`` for ops outside ``SUPPORTED``) at the
-    first function that cannot be read; with ``errors="collect"`` such a function becomes an
-    ``Unreadable`` item and reading goes on.
+    Raises ``MlirParseError`` at the first function that cannot be read; with
+    ``errors="collect"`` such a function becomes an ``Unreadable`` item and reading goes on. Ops
+    the reader does not model are kept verbatim as opaque ops (``op.attr("opaque")`` is their
+    ``line:column``), which read and write every graph value they name.
 
     Example: ``read_mlir(path.read_text()).function("bert_part_11__part_0").kernel`` is the
     kernel graph of ``regularize.mlir`` in rocMLIR's tests, with its collapse and expand shapes
     and the generic's broadcasting indexing maps as views.
     """
-    return _Reader(text, errors).module()
+    return Reader(text, errors).module()
 
 
-class _Poisoned(Exception):
-    """A statement uses the result of an unsupported op (reported once, at that op)."""
-
-
-_MEMREF = re.compile(r"memref<\s*((?:(?:[0-9]+|\?)\s*x\s*)*)([A-Za-z_][\w.]*)\s*(?:,\s*(.*))?>", re.S)
+_SHAPED = re.compile(r"(memref|tensor)<\s*((?:(?:[0-9]+|\?)\s*x\s*)*)(.*)>", re.S)
 _KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
 
 
 @dataclass
-class _FunctionState:
+class FunctionState:
+    """What a function's statements have defined so far."""
+
     kernel: Kernel
     names: dict[str, str] = field(default_factory=lambda: {})
+    """SSA name -> graph value (buffers and views)."""
     types: dict[str, str] = field(default_factory=lambda: {})
     allocators: dict[str, str] = field(default_factory=lambda: {})
     constants: list[str] = field(default_factory=lambda: [])
     values: dict[str, float] = field(default_factory=lambda: {})
     syntax: dict[str, OpText | GenericText] = field(default_factory=lambda: {})
     inline: list[str] = field(default_factory=lambda: [])
-    unsupported: list[tuple[str, int]] = field(default_factory=lambda: [])
-    poisoned: set[str] = field(default_factory=lambda: set())
+    opaque: set[str] = field(default_factory=lambda: set())
+    """Names the graph does not hold: results of opaque ops and of ops on tensors, scalars
+    (constants, ``index`` and ``i1`` arguments, vectors)."""
+    unshaped: set[str] = field(default_factory=lambda: set())
+    """Arguments that are not memrefs (graph values that only opaque ops use)."""
+    terminator: str = ""
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (dict(self.kernel.values), len(self.kernel.ops), dict(self.names), dict(self.types),
+                dict(self.allocators), len(self.constants), dict(self.values), dict(self.syntax),
+                len(self.inline), set(self.opaque))
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        (values, ops, self.names, self.types, self.allocators, constants, self.values, self.syntax,
+         inline, self.opaque) = saved
+        self.kernel.values = values
+        del self.kernel.ops[ops:]
+        del self.constants[constants:]
+        del self.inline[inline:]
 
 
-class _Reader:
+Handler = Callable[["Reader", FunctionState, Cursor, list[str], Token], None]
+
+
+class Reader:
+    """One file being read; the helpers every op handler uses."""
+
     def __init__(self, text: str, errors: Literal["raise", "collect"] = "raise") -> None:
         self.errors = errors
         self.text = text
@@ -191,17 +102,6 @@ class _Reader:
         self.maps: dict[str, int] = {}
         """Transform-map aliases: where each value starts in the text."""
         self.written: dict[TransformMap, A.AffineMap] = {}
-        self.handlers: dict[str, Callable[[_FunctionState, Cursor, list[str], Token], None]] = {
-            "memref.alloc": self._alloc, "rock.alloc": self._alloc,
-            "rock.transform": self._transform,
-            "memref.collapse_shape": self._reshape, "memref.expand_shape": self._reshape,
-            "memref.copy": self._copy, "arith.constant": self._constant,
-            "func.return": self._return, "return": self._return,
-            "linalg.generic": self._generic, "linalg.fill": self._fill,
-            **{root: self._gemm for root in ROOTS[:3]}, "rock.conv": self._conv, "rock.conv2d": self._conv,
-            "rock.reduce": self._reduce, "rock.threadwise_read_into": self._read_into,
-            "rock.threadwise_write_all": self._write_all, "rock.blockwise_reduce": self._blockwise_reduce,
-        }
 
     # {{{ top level
 
@@ -263,7 +163,7 @@ class _Reader:
         if first is None:
             raise value.error("the alias's value")
         if first.text == "affine_map":
-            self.affine[name] = self._affine_map(value, value.pos, end)
+            self.affine[name] = self.affine_map(value, value.pos, end)
         elif first.text == "#rock.transform_map":
             self.maps[name] = first.offset
         return c.source(start, end)
@@ -293,6 +193,31 @@ class _Reader:
             self.written[tm] = written
         return tm
 
+    def affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
+        text = c.source(start, stop)
+        try:
+            return parse_affine_map(text)
+        except TransformParseError as e:
+            raise MlirParseError(e.reason, self.text, self.tokens[start].offset + e.offset) from None
+
+    def transform_map(self, offset: int) -> TransformMap:
+        """The map at ``offset`` of the file (its ``<`` or ``#rock.transform_map``)."""
+        try:
+            parsed = read_transform_map_at(self.code, offset, strict=False, aliases=self.affine)
+        except TransformParseError as e:
+            raise MlirParseError(e.reason, self.text, e.offset) from None
+        except InvalidTransformError as e:
+            raise MlirParseError(e.reason or str(e), self.text,
+                                 offset if e.offset is None else e.offset) from None
+        tm, written = parsed.map, parsed.written
+        if tm is None or written is None:  # read_transform_map_at raises instead
+            raise MlirParseError("expected a transform map", self.text, offset)
+        try:
+            affine_map_of(tm)
+        except InvalidTransformError:
+            self.written[tm] = written
+        return tm
+
     # }}}
     # {{{ functions
 
@@ -302,15 +227,17 @@ class _Reader:
         c.expect("func.func")
         visibility = c.next().text if c.at("private") or c.at("public") or c.at("nested") else ""
         name = c.kind("symbol", "the function's name '@name'").text[1:].strip('"')
-        f = _FunctionState(Kernel(name))
+        f = FunctionState(Kernel(name))
         arg_attrs: list[tuple[str, str]] = []
         c.expect("(", "'(' opening the arguments")
         while not c.accept(")"):
             arg = c.value("an argument '%name: memref<...>'")
             c.expect(":", "':' and the argument's type")
-            shape, dtype, full = self._type(c)
-            f.names[arg] = f.kernel.argument(arg, shape, dtype)
-            if full:
+            shape, dtype, full = self.any_type(c)
+            value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
+            if not full.startswith("memref"):  # tensors, vectors, scalars: only opaque ops use them
+                f.unshaped.add(value)
+            if full and not (full.startswith("memref") and _plain(full)):
                 f.types[arg] = full
             if c.at("{"):
                 s, e = c.balanced()
@@ -324,7 +251,7 @@ class _Reader:
             if c.at("("):
                 c.balanced()
             else:
-                self._type(c)
+                self.any_type(c)
             results = c.source(s, c.pos)
         attributes = ""
         if c.accept("attributes"):
@@ -338,124 +265,120 @@ class _Reader:
             end = body.statement_end()
             stmt = Cursor(self.text, self.tokens, body.pos, end)
             body.pos = end
-            with contextlib.suppress(_Poisoned):
-                self._statement(f, stmt)
-        if f.unsupported:
-            listed = ", ".join(f"{op} at {where(self.text, at)}" for op, at in f.unsupported)
-            raise UnsupportedOpsError(
-                f"@{name} uses ops the reader does not support: {listed} (supported: "
-                f"{', '.join(SUPPORTED)}, and ops in generic form without results)",
-                self.text, f.unsupported[0][1],
-                tuple((op, *line_column(self.text, at)) for op, at in f.unsupported))
+            self._statement(f, stmt)
         return MlirFunction(
             f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
             tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
-            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()))
+            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator)
 
-    def _type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
-        """A memref type: shape, element type, and the full text when it says more."""
+    def shaped_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
+        """A memref or tensor type: shape, element type, and the full text as written.
+
+        The element type is the scalar one (``f16`` for ``memref<8xvector<4xf16>>``); the memory
+        space (``#gpu.address_space<private>`` or an integer) stays in the text.
+        """
         tok = c.peek()
-        if tok is None or tok.text != "memref":
+        if tok is None or tok.text not in ("memref", "tensor"):
             raise c.error("a memref type such as 'memref<4x8xf32>'")
         start = c.pos
         c.next()
         if not c.at("<"):
-            raise c.error("'<' after 'memref'")
+            raise c.error(f"'<' after '{tok.text}'")
         c.balanced()
         text = c.source(start, c.pos)
-        m = _MEMREF.fullmatch(text)
+        m = _SHAPED.fullmatch(text)
         if m is None:
-            raise MlirParseError(f"cannot read the memref type {text!r}", self.text, tok.offset)
-        dims = re.findall(r"[0-9]+|\?", m.group(1))
+            raise MlirParseError(f"cannot read the type {text!r}", self.text, tok.offset)
+        dims = re.findall(r"[0-9]+|\?", m.group(2))
         if "?" in dims:
             raise MlirParseError(f"dynamic shapes are not supported: {text}", self.text, tok.offset)
-        extra = m.group(3)
-        if extra is not None and "address_space" not in extra:
+        element, *extra = _split_top(m.group(3))
+        if any(not (e.startswith("#gpu.address_space") or e.isdigit()) for e in extra):
             raise MlirParseError(f"memref layouts are not supported in kernels: {text}",
                                  self.text, tok.offset)
-        return tuple(int(d) for d in dims), m.group(2), text if extra else ""
+        dtype = element
+        if element.startswith("vector<"):  # a vector element: its scalar type
+            dtype = re.sub(r"^(?:\s*(?:[0-9]+|\?)\s*x)*\s*", "", element[len("vector<"):-1]).strip()
+        return tuple(int(d) for d in dims), dtype, text
+
+    def any_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
+        """A memref or tensor type, or any other type (``index``, ``i1``, ``vector<4xf32>``,
+        ``!async.token``) as shape ``()`` and its text."""
+        tok = c.peek()
+        if tok is not None and tok.text in ("memref", "tensor"):
+            return self.shaped_type(c)
+        start = c.pos
+        c.accept("!")
+        c.kind("ident", "a type")
+        if c.at("<"):
+            c.balanced()
+        text = c.source(start, c.pos)
+        return (), text, text
 
     # }}}
     # {{{ statements
 
-    def _statement(self, f: _FunctionState, s: Cursor) -> None:
+    def _statement(self, f: FunctionState, s: Cursor) -> None:
         results: list[str] = []
         if s.at_kind("value"):
             results.append(s.value())
+            if s.at_kind("punct") and s.at(":"):  # %0:2 = ...
+                s.next()
+                s.integer()
             while s.accept(","):
                 results.append(s.value())
             s.expect("=", "'=' after the results")
+        after = s.pos
         tok = s.next("an op name")
         name = tok.text
-        handler = self._generic_form if tok.kind == "string" else self.handlers.get(name)
+        handler = HANDLERS.get(name) if tok.kind == "ident" else None
         if handler is None:
-            f.unsupported.append((name, tok.offset))
-            f.poisoned.update(results)
+            read_opaque(self, f, s, results, tok)
             return
+        saved = f.snapshot()
         try:
-            handler(f, s, results, tok)
-        except (MlirParseError, _Poisoned):
+            handler(self, f, s, results, tok)
+            if s.peek() is not None:
+                raise s.error(f"the end of {name}")
+        except Opaque:  # an operand the graph does not hold: keep the whole op as written
+            f.restore(saved)
+            s.pos = after + 1
+            read_opaque(self, f, s, results, tok)
+        except MlirParseError:
             raise
         except ViewAlgebraError as e:
             raise MlirParseError(f"{name}: {e}", self.text, tok.offset) from None
-        if s.peek() is not None:
-            raise s.error(f"the end of {name}")
 
-    def _lookup(self, f: _FunctionState, s: Cursor) -> str:
+    def lookup(self, f: FunctionState, s: Cursor) -> str:
+        """The graph value of the SSA value here; ``Opaque`` for one the graph does not hold."""
         tok = s.peek()
         value = s.value()
-        if value in f.poisoned:
-            raise _Poisoned
+        if value in f.opaque or f.names.get(value) in f.unshaped:
+            raise Opaque(value)
         if value not in f.names:
             raise MlirParseError(f"%{value} is not defined (or not a memref)", self.text,
                                  tok.offset if tok else 0)
         return f.names[value]
 
-    def _result(self, results: list[str], tok: Token, count: int = 1) -> str:
+    def operand(self, f: FunctionState, s: Cursor) -> tuple[int, str]:
+        i = s.pos
+        return i, self.lookup(f, s)
+
+    def result(self, results: list[str], tok: Token, count: int = 1) -> str:
         if len(results) != count:
             raise MlirParseError(f"{tok.text} defines {count} value(s), not {len(results)}",
                                  self.text, tok.offset)
         return results[0] if results else ""
 
-    def _alloc(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        result = self._result(results, tok)
-        s.expect("(")
-        s.expect(")")
-        if s.at("{"):
-            s.balanced()
-        s.expect(":", "':' and the allocation's type")
-        shape, dtype, full = self._type(s)
-        name = f.kernel.alloc(shape, dtype, name=result)
-        f.names[result] = name
-        if full:
-            f.types[name] = full
-        if tok.text != "memref.alloc":
-            f.allocators[name] = tok.text
-
-    def _check_type(self, f: _FunctionState, s: Cursor, value: str, what: str) -> None:
+    def check_type(self, f: FunctionState, s: Cursor, value: str, what: str) -> None:
         tok = s.peek()
-        shape = self._type(s)[0]
+        shape = self.shaped_type(s)[0]
         if shape != f.kernel.shape(value):
             raise MlirParseError(
                 f"{what}: the type says {list(shape)} but %{value} has shape "
                 f"{list(f.kernel.shape(value))}", self.text, tok.offset if tok else 0)
 
-    def _transform(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        result = self._result(results, tok)
-        source = self._lookup(f, s)
-        s.expect("by", "'by' and the transform map")
-        tm = self._map_operand(s)
-        s.expect(":", "':' and the types")
-        self._check_type(f, s, source, "source")
-        s.expect("to", "'to' and the result type")
-        at = s.peek()
-        shape = self._type(s)[0]
-        if shape != tm.upper_bounds:
-            raise MlirParseError(f"the result type's shape {list(shape)} differs from the map's "
-                                 f"upper bounds {list(tm.upper_bounds)}", self.text, at.offset if at else 0)
-        f.names[result] = f.kernel.view(source, [tm], name=result)
-
-    def _map_operand(self, s: Cursor) -> TransformMap:
+    def map_operand(self, s: Cursor) -> TransformMap:
         """``<affine_map<...> by [...] bounds = ...>`` or ``#alias`` or ``#rock.transform_map<...>``."""
         tok = s.peek()
         if tok is not None and tok.text == "#rock.transform_map":
@@ -463,189 +386,60 @@ class _Reader:
             tok = s.peek()
         if tok is not None and tok.text == "<":
             s.balanced()
-            return self._transform_map(tok.offset)
+            return self.transform_map(tok.offset)
         if tok is not None and tok.kind == "hash":
             s.next()
             if tok.text[1:] not in self.maps:
                 raise MlirParseError(f"undefined transform map {tok.text}", self.text, tok.offset)
-            return self._transform_map(self.maps[tok.text[1:]])
+            return self.transform_map(self.maps[tok.text[1:]])
         raise s.error("a transform map '<affine_map<...> by [...] ...>' or '#alias'")
 
-    def _reassociation(self, s: Cursor) -> list[list[int]]:
-        groups: list[list[int]] = []
-        s.expect("[", "'[' opening the reassociation")
+    def inline_view(self, f: FunctionState, s: Cursor) -> tuple[int, str]:
+        """``[maps](%x)``: a view of ``%x`` (top-first maps); the token index of ``%x``."""
+        maps: list[TransformMap] = []
+        s.expect("[", "'[' opening the transform maps")
         while not s.accept("]"):
-            s.expect("[", "'[' opening a group")
-            group: list[int] = []
-            while not s.accept("]"):
-                group.append(s.integer("a dim index"))
-                if not s.at("]"):
-                    s.expect(",", "',' or ']'")
-            groups.append(group)
+            maps.append(self.map_operand(s))
             if not s.at("]"):
                 s.expect(",", "',' or ']'")
-        return groups
-
-    def _reshape(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        result = self._result(results, tok)
-        source = self._lookup(f, s)
-        groups = self._reassociation(s)
-        if s.accept("output_shape"):
-            s.balanced()
-        s.expect(":", "':' and the types")
-        self._check_type(f, s, source, "source")
-        s.expect("into", "'into' and the result type")
-        shape = self._type(s)[0]
-        below = f.kernel.shape(source)
-        if tok.text == "memref.collapse_shape":
-            tm = collapse_shape_map(below, groups)
-            if tm.upper_bounds != shape:
-                raise MlirParseError(f"collapsing {list(below)} by {groups} gives "
-                                     f"{list(tm.upper_bounds)}, not {list(shape)}", self.text, tok.offset)
-        else:
-            tm = expand_shape_map(below, shape, groups)
-        f.names[result] = f.kernel.view(source, [tm], name=result)
-
-    def _copy(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        source = self._lookup(f, s)
-        s.expect(",", "',' between source and target")
-        target = self._lookup(f, s)
-        s.expect(":", "':' and the types")
-        self._check_type(f, s, source, "source")
-        s.expect("to", "'to' and the target type")
-        self._check_type(f, s, target, "target")
-        f.kernel.op("memref.copy", reads=[source], writes=[target])
-
-    def _constant(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        result = self._result(results, tok)
-        value = s.next("a constant")
-        with contextlib.suppress(ValueError):
-            f.values[result] = float(value.text)
-        f.constants.append(s.source(s.begin, s.end))  # kept as written
-        s.pos = s.end
-
-    def _fill(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        """``linalg.fill ins(%c : f32) outs(%x : memref<...>)`` with ``%c`` a constant."""
-        self._result(results, tok, 0)
-        s.expect("ins", "'ins' and the fill value")
-        s.expect("(")
-        at = s.peek()
-        constant = s.value("the fill value")
-        if constant not in f.values:
-            raise MlirParseError(f"the fill value %{constant} is not a numeric arith.constant",
-                                 self.text, at.offset if at else 0)
-        s.expect(":")
-        s.next("the value's type")
+        s.expect("(", "'(' and the viewed value")
+        index, value = self.operand(f, s)
         s.expect(")")
-        s.expect("outs", "'outs' and the filled value")
-        s.expect("(")
-        target = self._operand(f, s)
-        self._template(f, s, tok.text, [], [target], value=f.values[constant])
-
-    def _return(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
+        if not maps:
+            return index, value
+        name = f.kernel.view(value, maps, name=f"{value}_view")
+        f.inline.append(name)
+        return index, name
 
     # }}}
-    # {{{ linalg.generic
+    # {{{ an op as text with operand slots
 
-    def _generic(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        maps: list[tuple[A.AffineMap, str]] = []
-        iterators: list[str] = []
-        extra: list[str] = []
-        indices: dict[str, Any] = {}  # attributes such as rock.majorTensorNumber
-        start, stop = s.balanced()
-        for key, value in _entries(s, start, stop):
-            words = [t.text for t in value.tokens[value.pos:value.end]]
-            if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit() \
-                    and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
-                indices[key] = int(words[0])  # e.g. rock.majorTensorNumber = 0 : index
-            elif key == "indexing_maps":
-                maps = self._indexing_maps(value)
-            elif key == "iterator_types":
-                iterators = [t.text.strip('"') for t in value.tokens[value.pos:value.end]
-                             if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
-            else:
-                extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
-        ins = self._operand_list(f, s, "ins")
-        outs = self._operand_list(f, s, "outs")
-        if s.accept("attrs"):
-            s.expect("=")
-            a, b = s.balanced()
-            extra.append(s.source(a, b))
-        if not s.at("{"):
-            raise s.error("'{' opening the body")
-        body_start = s.pos
-        body = read_body(s, len(ins), f.values)
-        body_text = s.source(body_start, s.pos)
-        if len(maps) != len(ins) + len(outs):
-            raise MlirParseError(f"linalg.generic has {len(maps)} indexing maps for "
-                                 f"{len(ins) + len(outs)} operands", self.text, tok.offset)
-        parallel = all(it == "parallel" for it in iterators)
-        kept = None
-        if parallel and outs:
-            space = f.kernel.shape(outs[0])
-            for amap, text in maps[len(ins):]:
-                if amap != A.AffineMap(len(space), tuple(A.dim(i) for i in range(len(space)))):
-                    raise MlirParseError(f"linalg.generic: an output indexing map must be the "
-                                         f"identity, not {text}", self.text, tok.offset)
-            reads: list[str] = []
-            for operand, (amap, _text) in zip(ins, maps, strict=False):
-                views = indexing_maps(amap, space, f.kernel.shape(operand))
-                reads.append(f.kernel.view(operand, views, name=f"{operand}_bcast") if views else operand)
-            ins = reads
-        else:
-            kept = tuple(text for _amap, text in maps)
-        op = f.kernel.op("linalg.generic", reads=ins, writes=outs, fn=body if parallel else None,
-                         iterator_types=tuple(iterators), **indices)
-        f.syntax[op.name] = GenericText(body_text, tuple(extra), kept)
-
-    def _indexing_maps(self, value: Cursor) -> list[tuple[A.AffineMap, str]]:
-        out: list[tuple[A.AffineMap, str]] = []
-        value.expect("[", "'[' opening the indexing maps")
-        while not value.accept("]"):
-            tok = value.next("an affine map")
-            if tok.kind == "hash":
-                if tok.text[1:] not in self.affine:
-                    raise MlirParseError(f"undefined affine map {tok.text}", self.text, tok.offset)
-                out.append((self.affine[tok.text[1:]], tok.text))
-            elif tok.text == "affine_map":
-                a = value.pos - 1
-                value.balanced()
-                out.append((self._affine_map(value, a, value.pos), value.source(a, value.pos)))
-            else:
-                raise value.error("an affine map", tok)
-            if not value.at("]"):
-                value.expect(",", "',' or ']'")
-        return out
-
-    def _operand_list(self, f: _FunctionState, s: Cursor, word: str) -> list[str]:
-        """``ins(%a, %b : T, U)``: the values, their types checked."""
-        if not s.accept(word):
-            return []
-        s.expect("(", f"'(' after {word}")
-        values: list[str] = []
-        while s.at_kind("value"):
-            values.append(self._lookup(f, s))
-            s.accept(",")
-        if s.accept(":"):
-            for v in values:
-                self._check_type(f, s, v, word)
-                s.accept(",")
-        s.expect(")", f"')' closing {word}")
-        return values
-
-    # }}}
-    # {{{ rock ops and generic-form ops: text with operand slots
-
-    def _template(self, f: _FunctionState, s: Cursor, kind: str, reads: Sequence[tuple[int, str]],
-                  writes: Sequence[tuple[int, str]], inline: Sequence[int] = (), root: bool = False,
-                  fn: Callable[..., Any] | None = None, **attrs: Any) -> None:
+    def template(self, f: FunctionState, s: Cursor, kind: str, reads: Sequence[tuple[int, str]],
+                 writes: Sequence[tuple[int, str]], inline: Sequence[int] = (), root: bool = False,
+                 fn: Callable[..., Any] | None = None, **attrs: Any) -> None:
         """Add the op; ``reads``/``writes`` are (token index, value) pairs; ``inline`` lists token
         indices of operands written as ``[maps](%x)``."""
         slots = {i: Slot("read", n, i in inline) for n, (i, _) in enumerate(reads)}
         slots.update({i: Slot("write", n, i in inline) for n, (i, _) in enumerate(writes)})
+        self.emit(f, s, kind, slots, [v for _, v in reads], [v for _, v in writes], root=root,
+                  fn=fn, **attrs)
+
+    def emit(self, f: FunctionState, s: Cursor, kind: str, slots: dict[int, Slot],
+             reads: Sequence[str], writes: Sequence[str], root: bool = False,
+             fn: Callable[..., Any] | None = None, **attrs: Any) -> None:
+        """Add the op, its text being the statement with the tokens ``slots`` names cut out.
+
+        Any other graph value the text names (an ``index`` argument among extra indices, an
+        outer buffer used in a region) is read too and gets a slot, so that the text never
+        names a graph value by itself."""
+        reads = list(reads)
+        for i in range(s.begin, s.end):
+            t = s.tokens[i]
+            if i not in slots and t.kind == "value" and t.text[1:] in f.names:
+                value = f.names[t.text[1:]]
+                if value not in reads:
+                    reads.append(value)
+                slots[i] = Slot("read", reads.index(value))
         pieces: list[str | Slot] = []
         pos = s.tokens[s.begin].offset
         indent = "\n" + " " * (pos - (self.text.rfind("\n", 0, pos) + 1))  # the op's column
@@ -655,121 +449,36 @@ class _Reader:
             pos = tok.offset + len(tok.text)
         pieces.append(self.text[pos:_end(s.tokens[s.end - 1])].replace(indent, "\n"))
         s.pos = s.end  # the rest of the op is kept as written
-        op = f.kernel.op(kind, reads=[v for _, v in reads], writes=[v for _, v in writes], root=root,
-                         fn=fn, **attrs)
+        op = f.kernel.op(kind, reads=reads, writes=writes, root=root, fn=fn, **attrs)
         shapes = tuple(f.kernel.shape(v) for v in (*op.reads, *op.writes))
         f.syntax[op.name] = OpText(tuple(p for p in pieces if p != ""), shapes)
 
-    def _operand(self, f: _FunctionState, s: Cursor) -> tuple[int, str]:
-        i = s.pos
-        return i, self._lookup(f, s)
-
-    def _gemm(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        if s.accept("("):  # rock.gridwise_gemm_accel(%a, %b, %c)
-            a = self._operand(f, s)
-            s.expect(",")
-            b = self._operand(f, s)
-            s.expect(",")
-            c = self._operand(f, s)
-        else:
-            c = self._operand(f, s)
-            s.expect("=", "'=' in '%c = %a * %b'")
-            a = self._operand(f, s)
-            s.expect("*", "'*' in '%c = %a * %b'")
-            b = self._operand(f, s)
-        self._template(f, s, tok.text, [a, b], [c], root=True)
-
-    def _conv(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        s.expect("(", "'(' opening the operands")
-        operands = [self._operand(f, s)]
-        while s.accept(","):
-            operands.append(self._operand(f, s))
-        s.expect(")")
-        self._template(f, s, tok.text, operands[:-1], operands[-1:], root=True)
-
-    def _reduce(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        start = s.pos
-        method = s.next("the reduction ('sum' or 'max')").text
-        source = self._operand(f, s)
-        s.expect("into", "'into' and the result")
-        target = self._operand(f, s)
-        axis = _attribute_int(s, "axis")
-        if axis is None:
-            raise MlirParseError("rock.reduce needs an 'axis' attribute", self.text, tok.offset)
-        if method not in ("sum", "max"):
-            raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
-                                 self.text, self.tokens[start].offset)
-        fn = _maximum(axis) if method == "max" else None
-        self._template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
-
-    def _inline_view(self, f: _FunctionState, s: Cursor) -> tuple[int, str]:
-        """``[maps](%x)``: a view of ``%x`` (top-first maps); the token index of ``%x``."""
-        maps: list[TransformMap] = []
-        s.expect("[", "'[' opening the transform maps")
-        while not s.accept("]"):
-            maps.append(self._map_operand(s))
-            if not s.at("]"):
-                s.expect(",", "',' or ']'")
-        s.expect("(", "'(' and the viewed value")
-        index, value = self._operand(f, s)
-        s.expect(")")
-        if not maps:
-            return index, value
-        name = f.kernel.view(value, maps, name=f"{value}_view")
-        f.inline.append(name)
-        return index, name
-
-    def _read_into(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        if s.at("{"):
-            s.balanced()
-        source = self._inline_view(f, s)
-        s.expect("->", "'->' and the target")
-        target = self._operand(f, s)
-        self._template(f, s, tok.text, [source], [target], inline=[source[0]])
-
-    def _write_all(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        while not s.at_kind("value"):
-            if s.at("{"):
-                s.balanced()
-            else:
-                s.next("the source value")
-        source = self._operand(f, s)
-        s.expect("->", "'->' and the target")
-        target = self._inline_view(f, s)
-        self._template(f, s, tok.text, [source], [target], inline=[target[0]])
-
-    def _blockwise_reduce(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        self._result(results, tok, 0)
-        s.next("the reduction")
-        if s.at("["):
-            s.balanced()
-        source = self._operand(f, s)
-        s.expect("into", "'into' and the result")
-        target = self._operand(f, s)
-        s.expect("using", "'using' and the workspace")
-        workspace = self._operand(f, s)
-        self._template(f, s, tok.text, [source], [target, workspace])
-
-    def _generic_form(self, f: _FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-        if results:
-            f.unsupported.append((tok.text, tok.offset))
-            f.poisoned.update(results)
-            s.pos = s.end
-            return
-        s.expect("(", "'(' opening the operands")
-        operands: list[tuple[int, str]] = []
-        while not s.accept(")"):
-            operands.append(self._operand(f, s))
-            if not s.at(")"):
-                s.expect(",", "',' or ')'")
-        self._template(f, s, tok.text.strip('"'), operands, [])
+    def where(self, offset: int) -> str:
+        line, column = line_column(self.text, offset)
+        return f"{line}:{column}"
 
     # }}}
+
+
+def _plain(memref: str) -> bool:
+    """``memref<4x8xf32>``: nothing beyond shape and a scalar element type."""
+    return re.fullmatch(r"memref<\s*(?:[0-9]+\s*x\s*)*[A-Za-z_][\w.]*\s*>", memref) is not None
+
+
+def _split_top(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets, each part stripped."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
 
 
 def _check_brackets(c: Cursor) -> None:
@@ -790,37 +499,3 @@ def _name(c: Cursor) -> str:
 
 def _end(tok: Token) -> int:
     return tok.offset + len(tok.text)
-
-
-def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
-    """The ``key = value`` entries of an attribute dictionary (tokens ``[start, stop)``)."""
-    out: list[tuple[str, Cursor]] = []
-    c = Cursor(s.text, s.tokens, start + 1, stop - 1)
-    while c.peek() is not None:
-        key = c.next().text.strip('"')
-        if c.accept("="):
-            begin = c.pos
-            while (tok := c.peek()) is not None and not c.at(","):
-                if tok.text in ("(", "[", "{", "<"):
-                    c.balanced()
-                else:
-                    c.next()
-            out.append((key, Cursor(s.text, s.tokens, begin, c.pos)))
-        else:
-            out.append((key, Cursor(s.text, s.tokens, c.pos, c.pos)))
-        c.accept(",")
-    return out
-
-
-def _maximum(axis: int) -> Callable[[Any], Any]:
-    def reduce(x: Any) -> Any:
-        return np.max(x, axis=axis, keepdims=True)
-    return reduce
-
-
-def _attribute_int(s: Cursor, key: str) -> int | None:
-    tokens = s.tokens[s.pos:s.end]
-    for i, t in enumerate(tokens[:-2]):
-        if t.text == key and tokens[i + 1].text == "=" and tokens[i + 2].kind == "number":
-            return int(tokens[i + 2].text)
-    return None

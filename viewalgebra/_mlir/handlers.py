@@ -1,0 +1,489 @@
+"""One handler per op name the reader models, registered in ``HANDLERS``: each reads its op's
+operands (following the op's ``assemblyFormat`` in rocMLIR's
+``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``, or MLIR's for ``memref``, ``linalg`` and
+``arith``) and adds one op to the graph with what it reads and writes. A handler raises ``Opaque``
+when an operand is a value the graph does not hold (a tensor, a result of an opaque op): the
+reader then keeps the whole op verbatim (``opaque.py``). Adding an op is adding one handler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._maps import affine as A
+from .._maps.reshape import collapse_shape_map, expand_shape_map
+from ..errors import MlirParseError
+from .body import read_body
+from .indexing import indexing_maps
+from .lexer import Cursor, Token
+from .model import GenericText
+
+if TYPE_CHECKING:
+    from .reader import FunctionState, Handler, Reader
+
+
+class Opaque(Exception):  # noqa: N818 -- a signal to the driver, not an error
+    """An operand the graph does not hold: the op is kept verbatim (``opaque.py``)."""
+
+
+HANDLERS: dict[str, Handler] = {}
+"""Op name -> handler."""
+
+ROOTS = ("rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gemm", "rock.conv", "rock.conv2d",
+         "rock.attention")
+
+
+def handler(*names: str) -> Callable[[Handler], Handler]:
+    """Register the decorated function as the handler of ``names``."""
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def _results(f: FunctionState, results: list[str], r: Reader, tok: Token, most: int = 1) -> None:
+    """An op on memrefs defines nothing; on tensors it defines a tensor the graph does not hold."""
+    if len(results) > most:
+        raise MlirParseError(f"{tok.text} defines at most {most} value(s), not {len(results)}",
+                             r.text, tok.offset)
+    f.opaque.update(results)
+
+
+# {{{ memref, arith, func
+
+
+@handler("memref.alloc", "memref.alloca", "rock.alloc")
+def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    result = r.result(results, tok)
+    s.expect("(")
+    if not s.accept(")"):  # dynamic sizes
+        raise Opaque(result)
+    if s.at("{"):
+        s.balanced()
+    s.expect(":", "':' and the allocation's type")
+    shape, dtype, full = r.shaped_type(s)
+    if not full.startswith("memref"):
+        raise MlirParseError(f"{tok.text} allocates a memref, not {full}", r.text, tok.offset)
+    name = f.kernel.alloc(shape, dtype, name=result)
+    f.names[result] = name
+    if full != f"memref<{''.join(f'{d}x' for d in shape)}{dtype}>":
+        f.types[name] = full
+    if tok.text != "memref.alloc":
+        f.allocators[name] = tok.text
+
+
+@handler("rock.transform")
+def _transform(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    result = r.result(results, tok)
+    source = r.lookup(f, s)
+    s.expect("by", "'by' and the transform map")
+    tm = r.map_operand(s)
+    s.expect(":", "':' and the types")
+    r.check_type(f, s, source, "source")
+    s.expect("to", "'to' and the result type")
+    at = s.peek()
+    shape = r.shaped_type(s)[0]
+    if shape != tm.upper_bounds:
+        raise MlirParseError(f"the result type's shape {list(shape)} differs from the map's "
+                             f"upper bounds {list(tm.upper_bounds)}", r.text, at.offset if at else 0)
+    f.names[result] = f.kernel.view(source, [tm], name=result)
+
+
+def _reassociation(s: Cursor) -> list[list[int]]:
+    groups: list[list[int]] = []
+    s.expect("[", "'[' opening the reassociation")
+    while not s.accept("]"):
+        s.expect("[", "'[' opening a group")
+        group: list[int] = []
+        while not s.accept("]"):
+            group.append(s.integer("a dim index"))
+            if not s.at("]"):
+                s.expect(",", "',' or ']'")
+        groups.append(group)
+        if not s.at("]"):
+            s.expect(",", "',' or ']'")
+    return groups
+
+
+@handler("memref.collapse_shape", "memref.expand_shape")
+def _reshape(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    result = r.result(results, tok)
+    source = r.lookup(f, s)
+    groups = _reassociation(s)
+    if s.accept("output_shape"):
+        s.balanced()
+    s.expect(":", "':' and the types")
+    r.check_type(f, s, source, "source")
+    s.expect("into", "'into' and the result type")
+    shape = r.shaped_type(s)[0]
+    below = f.kernel.shape(source)
+    if tok.text == "memref.collapse_shape":
+        tm = collapse_shape_map(below, groups)
+        if tm.upper_bounds != shape:
+            raise MlirParseError(f"collapsing {list(below)} by {groups} gives "
+                                 f"{list(tm.upper_bounds)}, not {list(shape)}", r.text, tok.offset)
+    else:
+        tm = expand_shape_map(below, shape, groups)
+    f.names[result] = f.kernel.view(source, [tm], name=result)
+
+
+@handler("memref.copy")
+def _copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    r.result(results, tok, 0)
+    source = r.lookup(f, s)
+    s.expect(",", "',' between source and target")
+    target = r.lookup(f, s)
+    s.expect(":", "':' and the types")
+    r.check_type(f, s, source, "source")
+    s.expect("to", "'to' and the target type")
+    r.check_type(f, s, target, "target")
+    f.kernel.op("memref.copy", reads=[source], writes=[target])
+
+
+@handler("arith.constant")
+def _constant(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    result = r.result(results, tok)
+    value = s.next("a constant")
+    with contextlib.suppress(ValueError):
+        f.values[result] = float(value.text)
+    f.opaque.add(result)
+    f.constants.append(s.source(s.begin, s.end))  # kept as written
+    s.pos = s.end
+
+
+@handler("linalg.fill")
+def _fill(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``linalg.fill ins(%c : f32) outs(%x : memref<...>)`` with ``%c`` a constant."""
+    r.result(results, tok, 0)
+    s.expect("ins", "'ins' and the fill value")
+    s.expect("(")
+    at = s.peek()
+    constant = s.value("the fill value")
+    if constant not in f.values:
+        raise MlirParseError(f"the fill value %{constant} is not a numeric arith.constant",
+                             r.text, at.offset if at else 0)
+    s.expect(":")
+    s.next("the value's type")
+    s.expect(")")
+    s.expect("outs", "'outs' and the filled value")
+    s.expect("(")
+    target = r.operand(f, s)
+    r.template(f, s, tok.text, [], [target], value=f.values[constant])
+
+
+@handler("func.return", "return")
+def _return(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    r.result(results, tok, 0)
+    if s.peek() is not None:  # returned values: kept as written
+        f.terminator = s.source(s.begin, s.end)
+        s.pos = s.end
+
+
+# }}}
+# {{{ linalg.generic
+
+
+@handler("linalg.generic")
+def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    r.result(results, tok, 0)
+    maps: list[tuple[A.AffineMap, str]] = []
+    iterators: list[str] = []
+    extra: list[str] = []
+    indices: dict[str, Any] = {}  # attributes such as rock.majorTensorNumber
+    start, stop = s.balanced()
+    for key, value in _entries(s, start, stop):
+        words = [t.text for t in value.tokens[value.pos:value.end]]
+        if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit() \
+                and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
+            indices[key] = int(words[0])  # e.g. rock.majorTensorNumber = 0 : index
+        elif key == "indexing_maps":
+            maps = _indexing_maps(r, value)
+        elif key == "iterator_types":
+            iterators = [t.text.strip('"') for t in value.tokens[value.pos:value.end]
+                         if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
+        else:
+            extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
+    ins = _operand_list(r, f, s, "ins")
+    outs = _operand_list(r, f, s, "outs")
+    if s.accept("attrs"):
+        s.expect("=")
+        a, b = s.balanced()
+        extra.append(s.source(a, b))
+    if not s.at("{"):
+        raise s.error("'{' opening the body")
+    body_start = s.pos
+    body = read_body(s, len(ins), f.values)
+    body_text = s.source(body_start, s.pos)
+    if len(maps) != len(ins) + len(outs):
+        raise MlirParseError(f"linalg.generic has {len(maps)} indexing maps for "
+                             f"{len(ins) + len(outs)} operands", r.text, tok.offset)
+    parallel = all(it == "parallel" for it in iterators)
+    kept = None
+    if parallel and outs:
+        space = f.kernel.shape(outs[0])
+        for amap, text in maps[len(ins):]:
+            if amap != A.AffineMap(len(space), tuple(A.dim(i) for i in range(len(space)))):
+                raise MlirParseError(f"linalg.generic: an output indexing map must be the "
+                                     f"identity, not {text}", r.text, tok.offset)
+        reads: list[str] = []
+        for operand, (amap, _text) in zip(ins, maps, strict=False):
+            views = indexing_maps(amap, space, f.kernel.shape(operand))
+            reads.append(f.kernel.view(operand, views, name=f"{operand}_bcast") if views else operand)
+        ins = reads
+    else:
+        kept = tuple(text for _amap, text in maps)
+    op = f.kernel.op("linalg.generic", reads=ins, writes=outs, fn=body if parallel else None,
+                     iterator_types=tuple(iterators), **indices)
+    f.syntax[op.name] = GenericText(body_text, tuple(extra), kept)
+
+def _indexing_maps(r: Reader, value: Cursor) -> list[tuple[A.AffineMap, str]]:
+    out: list[tuple[A.AffineMap, str]] = []
+    value.expect("[", "'[' opening the indexing maps")
+    while not value.accept("]"):
+        tok = value.next("an affine map")
+        if tok.kind == "hash":
+            if tok.text[1:] not in r.affine:
+                raise MlirParseError(f"undefined affine map {tok.text}", r.text, tok.offset)
+            out.append((r.affine[tok.text[1:]], tok.text))
+        elif tok.text == "affine_map":
+            a = value.pos - 1
+            value.balanced()
+            out.append((r.affine_map(value, a, value.pos), value.source(a, value.pos)))
+        else:
+            raise value.error("an affine map", tok)
+        if not value.at("]"):
+            value.expect(",", "',' or ']'")
+    return out
+
+def _operand_list(r: Reader, f: FunctionState, s: Cursor, word: str) -> list[str]:
+    """``ins(%a, %b : T, U)``: the values, their types checked."""
+    if not s.accept(word):
+        return []
+    s.expect("(", f"'(' after {word}")
+    values: list[str] = []
+    while s.at_kind("value"):
+        values.append(r.lookup(f, s))
+        s.accept(",")
+    if s.accept(":"):
+        for v in values:
+            r.check_type(f, s, v, word)
+            s.accept(",")
+    s.expect(")", f"')' closing {word}")
+    return values
+
+
+# }}}
+# {{{ rock
+
+
+@handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
+def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.gemm (tr)? %c = (tr)? %a * (tr)? %b ...``, ``rock.gridwise_gemm %c = %a * %b ...``,
+    ``rock.gridwise_gemm_accel(%a, %b, %c) ...``."""
+    _results(f, results, r, tok)
+    transposed: list[str] = []
+    if s.accept("("):
+        a = r.operand(f, s)
+        s.expect(",")
+        b = r.operand(f, s)
+        s.expect(",")
+        c = r.operand(f, s)
+        s.expect(")")
+    else:
+        if s.accept("tr"):
+            transposed.append("c")
+        c = r.operand(f, s)
+        s.expect("=", "'=' in '%c = %a * %b'")
+        if s.accept("tr"):
+            transposed.append("a")
+        a = r.operand(f, s)
+        s.expect("*", "'*' in '%c = %a * %b'")
+        if s.accept("tr"):
+            transposed.append("b")
+        b = r.operand(f, s)
+    if transposed:  # rocMLIR's aTransposed, bTransposed, cTransposed
+        r.template(f, s, tok.text, [a, b], [c], root=True, transposed=tuple(transposed))
+    else:
+        r.template(f, s, tok.text, [a, b], [c], root=True)
+
+
+@handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
+def _conv(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.conv(%filter, %input, %output) ...``: reads all but the last operand, writes it."""
+    _results(f, results, r, tok)
+    s.expect("(", "'(' opening the operands")
+    operands = [r.operand(f, s)]
+    while s.accept(","):
+        operands.append(r.operand(f, s))
+    s.expect(")")
+    r.template(f, s, tok.text, operands[:-1], operands[-1:], root=True)
+
+
+@handler("rock.attention")
+def _attention(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.attention(%q, %k, %v, ..., %out) features = ...``: reads all but the last operand,
+    writes it. The form with a region of its own (``rock.attention { qk = ... }``) is kept
+    verbatim."""
+    if not s.at("("):
+        raise Opaque(tok.text)
+    _conv(r, f, s, results, tok)
+
+
+@handler("rock.reduce")
+def _reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.reduce sum %in into %out features = ... {axis = 1 : index, ...} : ...``."""
+    _results(f, results, r, tok)
+    start = s.pos
+    method = s.next("the reduction ('sum' or 'max')").text
+    source = r.operand(f, s)
+    s.expect("into", "'into' and the result")
+    target = r.operand(f, s)
+    axis = _attribute_int(s, "axis")
+    if axis is None:
+        raise MlirParseError("rock.reduce needs an 'axis' attribute", r.text, tok.offset)
+    if method not in ("sum", "max"):
+        raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
+                             r.text, s.tokens[start].offset)
+    fn = _maximum(axis) if method == "max" else None
+    r.template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
+
+
+def _skip_to(s: Cursor, word: str) -> None:
+    """Skip tokens and bracketed groups up to ``word`` (not consumed)."""
+    while not s.at(word):
+        if s.peek() is None:
+            raise s.error(f"'{word}'")
+        if s.at("[") or s.at("{") or s.at("("):
+            s.balanced()
+        else:
+            s.next()
+
+
+@handler("rock.threadwise_read_into")
+def _read_into(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.threadwise_read_into {attrs} [maps](%source) ([%extra, ...])? (if [%valid])?
+    -> %dest : ...``: reads the view, writes ``%dest``. Results are kept out of the graph."""
+    _results(f, results, r, tok, most=len(results))
+    if s.at("{"):
+        s.balanced()
+    source = r.inline_view(f, s)
+    _skip_to(s, "->")  # extra indices, 'if [%valid]': index and i1 values
+    s.expect("->", "'->' and the target")
+    target = r.operand(f, s)
+    r.template(f, s, tok.text, [source], [target], inline=[source[0]])
+
+
+@handler("rock.threadwise_write_all")
+def _write_all(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.threadwise_write_all features = ... {attrs} %source -> [maps](%dest)
+    ([%extra, ...])? by set : ...``: reads ``%source``, writes the view."""
+    r.result(results, tok, 0)
+    while not s.at_kind("value"):
+        if s.at("{"):
+            s.balanced()
+        else:
+            s.next("the source value")
+    source = r.operand(f, s)
+    s.expect("->", "'->' and the target")
+    target = r.inline_view(f, s)
+    r.template(f, s, tok.text, [source], [target], inline=[target[0]])
+
+
+@handler("rock.blockwise_reduce")
+def _blockwise_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    r.result(results, tok, 0)
+    s.next("the reduction")
+    if s.at("["):
+        s.balanced()
+    source = r.operand(f, s)
+    s.expect("into", "'into' and the result")
+    target = r.operand(f, s)
+    s.expect("using", "'using' and the workspace")
+    workspace = r.operand(f, s)
+    r.template(f, s, tok.text, [source], [target, workspace])
+
+
+@handler("rock.blockwise_broadcast_reduce")
+def _broadcast_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.blockwise_broadcast_reduce sum [maps]... %input into %output using [maps]...
+    %workspace {attrs} : ...``: reads ``%input``, writes ``%output`` and the workspace."""
+    r.result(results, tok, 0)
+    s.next("the reduction")
+    while s.at("["):
+        s.balanced()
+    source = r.operand(f, s)
+    s.expect("into", "'into' and the result")
+    targets = [r.operand(f, s)]
+    while s.accept(","):  # further outputs, each possibly after its views
+        while s.at("["):
+            s.balanced()
+        targets.append(r.operand(f, s))
+    s.expect("using", "'using' and the workspace")
+    while s.at("["):
+        s.balanced()
+    workspace = r.operand(f, s)
+    r.template(f, s, tok.text, [source], [*targets, workspace])
+
+
+@handler("rock.zero_init_kernel")
+def _zero_init(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.zero_init_kernel %buffer (features = ...)? {attrs} : type (-> type)?``: writes it."""
+    _results(f, results, r, tok)
+    target = r.operand(f, s)
+    r.template(f, s, tok.text, [], [target])
+
+
+@handler("rock.converting_copy_kernel")
+def _converting_copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+    """``rock.converting_copy_kernel %input to %output ...``: reads ``%input``, writes ``%output``."""
+    _results(f, results, r, tok)
+    source = r.operand(f, s)
+    s.expect("to", "'to' and the output")
+    target = r.operand(f, s)
+    r.template(f, s, tok.text, [source], [target])
+
+
+# }}}
+
+
+SUPPORTED = ("func.func", *sorted(HANDLERS))
+"""The ops the reader models; any other op is kept verbatim and read as opaque."""
+
+
+def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
+    """The ``key = value`` entries of an attribute dictionary (tokens ``[start, stop)``)."""
+    out: list[tuple[str, Cursor]] = []
+    c = Cursor(s.text, s.tokens, start + 1, stop - 1)
+    while c.peek() is not None:
+        key = c.next().text.strip('"')
+        if c.accept("="):
+            begin = c.pos
+            while (tok := c.peek()) is not None and not c.at(","):
+                if tok.text in ("(", "[", "{", "<"):
+                    c.balanced()
+                else:
+                    c.next()
+            out.append((key, Cursor(s.text, s.tokens, begin, c.pos)))
+        else:
+            out.append((key, Cursor(s.text, s.tokens, c.pos, c.pos)))
+        c.accept(",")
+    return out
+
+
+def _maximum(axis: int) -> Callable[[Any], Any]:
+    def reduce(x: Any) -> Any:
+        return np.max(x, axis=axis, keepdims=True)
+    return reduce
+
+
+def _attribute_int(s: Cursor, key: str) -> int | None:
+    tokens = s.tokens[s.pos:s.end]
+    for i, t in enumerate(tokens[:-2]):
+        if t.text == key and tokens[i + 1].text == "=" and tokens[i + 2].kind == "number":
+            return int(tokens[i + 2].text)
+    return None
