@@ -248,7 +248,7 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
                 f"op {op.name} ({op.kind}) was read with operand shapes {[list(s) for s in syntax.shapes]} "
                 f"and now has {[list(s) for s in now]}; its text cannot be reused")
         text = "".join(_slot(op, p, names) if isinstance(p, Slot) else p for p in syntax.pieces)
-        if not generic or text.startswith('"'):
+        if not generic or _GENERIC.match(text):
             return text.split("\n")
         slots = {(p.role, p.index): _operand(op, p, k) for p in syntax.pieces if isinstance(p, Slot)}
         order = [("read", i) for i in range(len(op.reads))] + [("write", i) for i in range(len(op.writes))]
@@ -280,6 +280,10 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
                       properties=[("operandSegmentSizes", "array<i32: 1, 1>")], region=region)]
     raise MlirWriteError(f"op {op.name} ({op.kind}) was not read from MLIR and has no MLIR form "
                          "(ops built with fn= cannot be written)")
+
+
+_GENERIC = re.compile(r'(?:%[\w$.\-]+(?:\s*,\s*%[\w$.\-]+)*\s*=\s*)?"')
+"""An op read in generic form (``"name"(...)`` or ``%r = "name"(...)``): it prints as read."""
 
 
 def _operand(op: Op, slot: Slot, k: Kernel) -> str:
