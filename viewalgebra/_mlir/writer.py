@@ -197,7 +197,8 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
         head = ["func.func"] + ([f.visibility] if f.visibility else []) + [f"@{f.name}({args})"]
         head += [f.results] if f.results else []
         head += [f"attributes {f.attributes}"] if f.attributes else []
-        return "\n".join([" ".join(head) + " {", *(f"  {line}" for line in lines), "  return", "}"])
+        return "\n".join([" ".join(head) + " {", *(f"  {line}" for line in lines),
+                          f"  {f.terminator or 'return'}", "}"])
     types = [names.type(a) for a in k.arguments()]
     results = f.results.removeprefix("->").strip()
     properties = [("sym_name", f'"{f.name}"' if re.fullmatch(r"[\w$.\-]+", f.name) else f.name),
@@ -206,7 +207,8 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
     if arg_attrs:
         properties.append(("arg_attrs", "[" + ", ".join(arg_attrs.get(a, "{}") for a in k.arguments()) + "]"))
     label = [f"^bb0({', '.join(f'{names(a)}: {t}' for a, t in zip(k.arguments(), types, strict=True))}):"]
-    body = [*(label if types else []), *(f"  {line}" for line in [*lines, *G.op("func.return")])]
+    end = G.statement(f.terminator) if f.terminator else G.op("func.return")[0]
+    body = [*(label if types else []), *(f"  {line}" for line in [*lines, end])]
     return "\n".join(G.op("func.func", properties=properties, region=body,
                            attributes=G.entries(f.attributes) if f.attributes else ()))
 
