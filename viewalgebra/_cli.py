@@ -226,9 +226,17 @@ def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
 
 def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
     try:
+        # A map that fails rocMLIR's verifier is a finding of its file, not the end of it.
         maps = [read_transform_map(text, strict=False)] if label == "<map>" else list(
-            parse_mlir_transform_maps(text))
-        report = _analyse(args, label, maps, _views(args, label, text))
+            parse_mlir_transform_maps(text, errors="collect"))
+        # Text that is not rocMLIR syntax is bad input, except in a verifier test (its
+        # ``expected-error`` comments say which): there each bad map is a finding.
+        errors = [m.error for m in maps if isinstance(m.error, TransformParseError)]
+        if errors and "expected-error" not in text:
+            raise errors[0]
+        # check: the views built on such a map are left out (its finding says why)
+        broken = args.command == "check" and any(m.map is None for m in maps)
+        report = _analyse(args, label, maps, _views(args, label, text, skip_broken=broken))
     except ViewAlgebraError as e:
         raise _InputError(f"{label}:{e}") from None
     if args.command == "check" and label != "<map>":
@@ -268,14 +276,17 @@ def _kernels(text: str) -> list[dict[str, Any]]:
     return found
 
 
-def _views(args: argparse.Namespace, label: str, text: str) -> list[tuple[str, View, int]]:
-    """The views of a file, or a map given as text seen over a row-major buffer of ``--dtype``."""
+def _views(args: argparse.Namespace, label: str, text: str, *,
+           skip_broken: bool = False) -> list[tuple[str, View, int]]:
+    """The views of a file (without those that cannot be built, if ``skip_broken``), or a map
+    given as text seen over a row-major buffer of ``--dtype``."""
     if label == "<map>":
         tm = read_transform_map(text, strict=False).map
         if tm is None:
             return []
         return [("map", View(Buffer(tm.lower_bounds, args.dtype), (tm,), strict=False), 1)]
-    return [(v.name, _built(v), v.line) for v in parse_mlir_views(text)]
+    return [(v.name, _built(v), v.line) for v in parse_mlir_views(text)
+            if not (skip_broken and v.view is None)]
 
 
 def _built(v: ParsedView) -> View:
@@ -300,6 +311,9 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
     maps: list[dict[str, Any]] = []
     for m in parsed if command != "vectorize" else []:
         if m.map is None:
+            if command == "check":  # a map rocMLIR's parser or verifier rejects: where and why
+                maps.append({"name": m.name, "form": m.form, "line": m.line, "column": m.column,
+                             "text": None, "findings": _findings(lint(m))})
             continue
         usable = not any(f.code == "unusable" for f in lint(m.map))
         entry: dict[str, Any] = {
@@ -391,8 +405,11 @@ def _render(report: dict[str, Any]) -> str:
     out: list[str] = []
     for m in report["maps"]:
         title = f"#{m['name']}" if m["name"] else f"{m['form']} map"
-        out.append(f"{title} (line {m['line']}): {m['upper_bounds']} -> {m['lower_bounds']}")
-        out.append(f"  {m['text']}")
+        if m["text"] is None:
+            out.append(f"{title} (line {m['line']}): rejected")
+        else:
+            out.append(f"{title} (line {m['line']}): {m['upper_bounds']} -> {m['lower_bounds']}")
+            out.append(f"  {m['text']}")
         out.extend(f"    {f}" for f in m.get("formulas", []))
         if "findings" in m:
             out.extend(_render_findings(m["findings"]))
