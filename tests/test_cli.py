@@ -194,7 +194,7 @@ def test_regularize_a_file(tmp_path):
     assert result.stdout == f"wrote {out}\n"
     assert "@bert_part_11__part_0: output path on %2 at generic" in result.stderr
     text = out.read_text()
-    assert "memref.collapse_shape" not in text and "memref.alloc() : memref<1x12x12x12xf32>" in text
+    assert "memref.collapse_shape" not in text and "memref.alloc() {alignment = 128 : i64} : memref<1x12x12x12xf32>" in text
     again = run("regularize", str(out), "--style", "rocmlir", "--json")  # already regular: no rewrite
     report = json.loads(again.stdout)
     assert again.returncode == 0 and report["functions"][0]["rewrites"] == []

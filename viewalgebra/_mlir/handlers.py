@@ -63,14 +63,15 @@ def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Toke
     s.expect("(")
     if not s.accept(")"):  # dynamic sizes
         raise Opaque(result)
-    if s.at("{"):
-        s.balanced()
+    attributes = s.source(*s.balanced()) if s.at("{") else ""
     s.expect(":", "':' and the allocation's type")
     shape, dtype, full = r.shaped_type(s)
     if not full.startswith("memref"):
         raise MlirParseError(f"{tok.text} allocates a memref, not {full}", r.text, tok.offset)
     name = f.kernel.alloc(shape, dtype, name=result)
     f.names[result] = name
+    if attributes:
+        f.allocation_attributes[name] = attributes
     if full != f"memref<{''.join(f'{d}x' for d in shape)}{dtype}>":
         f.types[name] = full
     if tok.text != "memref.alloc":

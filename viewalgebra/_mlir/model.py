@@ -70,6 +70,8 @@ class MlirFunction:
     """The written affine maps of maps that have no meaning of their own (``strict=False``)."""
     terminator: str = ""
     """The ``return`` as written when it returns values (``return %0 : tensor<...>``), else empty."""
+    allocation_attributes: tuple[tuple[str, str], ...] = ()
+    """Allocations with an attribute dictionary (``{alignment = 128 : i64}``), as written."""
 
     @property
     def name(self) -> str:

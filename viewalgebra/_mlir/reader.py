@@ -61,6 +61,7 @@ class FunctionState:
     """SSA name -> graph value (buffers and views)."""
     types: dict[str, str] = field(default_factory=lambda: {})
     allocators: dict[str, str] = field(default_factory=lambda: {})
+    allocation_attributes: dict[str, str] = field(default_factory=lambda: {})
     constants: list[str] = field(default_factory=lambda: [])
     values: dict[str, float] = field(default_factory=lambda: {})
     syntax: dict[str, OpText | GenericText] = field(default_factory=lambda: {})
@@ -75,11 +76,11 @@ class FunctionState:
     def snapshot(self) -> tuple[Any, ...]:
         return (dict(self.kernel.values), len(self.kernel.ops), dict(self.names), dict(self.types),
                 dict(self.allocators), len(self.constants), dict(self.values), dict(self.syntax),
-                len(self.inline), set(self.opaque))
+                len(self.inline), set(self.opaque), dict(self.allocation_attributes))
 
     def restore(self, saved: tuple[Any, ...]) -> None:
         (values, ops, self.names, self.types, self.allocators, constants, self.values, self.syntax,
-         inline, self.opaque) = saved
+         inline, self.opaque, self.allocation_attributes) = saved
         self.kernel.values = values
         del self.kernel.ops[ops:]
         del self.constants[constants:]
@@ -269,7 +270,8 @@ class Reader:
         return MlirFunction(
             f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
             tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
-            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator)
+            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator,
+            tuple(f.allocation_attributes.items()))
 
     def shaped_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
         """A memref or tensor type: shape, element type, and the full text as written.

@@ -83,6 +83,7 @@ class _Names:
         self.full = dict(f.types)
         self.written = dict(f.written)
         self.allocators = dict(f.allocators)
+        self.attributes = dict(f.allocation_attributes)
         self.read = {name: v for name, v in f.kernel.values.items() if isinstance(v, BufferValue)}
         """The buffers as read: a new allocation takes the kind and memory space of the one it
         derives from."""
@@ -134,6 +135,10 @@ class _Names:
 
     def allocator(self, buffer: str) -> str:
         return self.allocators.get(self.origin(buffer), "memref.alloc")
+
+    def allocation_attributes(self, buffer: str) -> str:
+        """The attribute dictionary of the allocation ``buffer`` is or derives from, or ``""``."""
+        return self.attributes.get(self.origin(buffer), "")
 
     def type(self, value: str) -> str:
         v = self.kernel.values[value]
@@ -215,10 +220,17 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
 
 def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
     allocator, type_ = names.allocator(value), names.type(value)
+    attributes = names.allocation_attributes(value)
     if not generic:
-        return [f"{names(value)} = {allocator}() : {type_}"]
+        return [f"{names(value)} = {allocator}(){f' {attributes}' if attributes else ''} : {type_}"]
     segments = [("operandSegmentSizes", "array<i32: 0, 0>")] if allocator == "memref.alloc" else []
-    return G.op(allocator, results=(type_,), properties=segments, defines=(names.printed[value],))
+    # MLIR prints alignment as a property of memref.alloc, as an attribute of other allocators
+    entries = G.entries(attributes) if attributes else []
+    if allocator == "memref.alloc":
+        segments = [*segments, *((k, v) for k, v in entries if k == "alignment")]
+        entries = [(k, v) for k, v in entries if k != "alignment"]
+    return G.op(allocator, results=(type_,), properties=segments, attributes=entries,
+                defines=(names.printed[value],))
 
 
 def _transforms(v: ViewValue, names: _Names, generic: bool) -> list[str]:
