@@ -296,3 +296,13 @@ def test_long_merge_unmerge_chains_are_refused_not_hung():
 
     # The ISL relation has no such growth: the exact answer still comes, equal to brute force.
     assert va.max_vector_length(view, 0).length == max(legal_lengths(view, 0, 4)) == 4
+
+
+def test_a_chain_value_gives_the_formulas_of_its_maps():
+    merge = P('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by [<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>] '
+              'bounds = [32] -> [4, 8]>')
+    unmerge = P('<affine_map<(d0, d1) -> (d0 * 8 + d1)> by [<Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]>] '
+                'bounds = [4, 8] -> [32]>')
+    chain = va.compose(merge, unmerge)
+    assert sympy_formulas(chain) == sympy_formulas([merge, unmerge])
+    assert chain_affine_map(chain) == chain_affine_map([merge, unmerge])

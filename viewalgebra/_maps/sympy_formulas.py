@@ -20,6 +20,7 @@ import sympy
 
 from ..errors import InvalidTransformError, TooComplexError
 from . import affine as A
+from .chain import Chain
 from .equations import affine_map_of
 from .transform_map import TransformMap
 from .view import View
@@ -101,14 +102,14 @@ def _constant_rhs(e: A.BinaryExpr) -> int:
     return c
 
 
-def chain_affine_map(maps: Sequence[TransformMap]) -> A.AffineMap:
+def chain_affine_map(maps: Chain | Sequence[TransformMap]) -> A.AffineMap:
     """The composite of a top-first chain: from the top map's upper space to the bottom's lower space.
 
     Example: ``[<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]> bounds = [32] -> [4, 8],
     <Unmerge{4, 8} ["a", "b"] at [0, 1] -> ["k"] at [0]> bounds = [4, 8] -> [32]]`` gives
     ``(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)``, the identity on ``[0, 32)``.
     """
-    maps = tuple(maps)
+    maps = maps.maps if isinstance(maps, Chain) else tuple(maps)  # ranks only: lenient chains too
     if not maps:
         raise InvalidTransformError("chain_affine_map: the chain has no maps")
     result = _checked_map(maps[0], 0)
@@ -196,12 +197,12 @@ def _divide(a: sympy.Expr, c: int, *, ceiling: bool) -> sympy.Expr:
     return sympy.Add(*whole, rounded)
 
 
-def sympy_formulas(x: TransformMap | Sequence[TransformMap] | View, *,
+def sympy_formulas(x: TransformMap | Chain | Sequence[TransformMap] | View, *,
                    upper: Sequence[str] | None = None,
                    lower: Sequence[str] | None = None) -> tuple[sympy.Eq, ...]:
     """One ``Eq(lower_symbol, expression of the upper symbols)`` per lower dim.
 
-    ``x`` is a map, a top-first chain of maps (composed with ``chain_affine_map``), or a view, whose
+    ``x`` is a map, a chain (or maps listed top first; composed with ``chain_affine_map``), or a view, whose
     single equation is ``address = offset + sum(stride_k * coord_k)`` through its maps. Symbols are
     ``u0, u1, ...`` (upper; integer, nonnegative) and ``l0, l1, ...`` (lower; integer, since padding
     gives negative coordinates) or ``address`` for a view, unless ``upper`` / ``lower`` name them.
@@ -217,7 +218,7 @@ def sympy_formulas(x: TransformMap | Sequence[TransformMap] | View, *,
             f"(a chain of {1 if isinstance(x, TransformMap) else len(_chain(x))} maps)") from None
 
 
-def _formulas(x: TransformMap | Sequence[TransformMap] | View, upper: Sequence[str] | None,
+def _formulas(x: TransformMap | Chain | Sequence[TransformMap] | View, upper: Sequence[str] | None,
               lower: Sequence[str] | None) -> tuple[sympy.Eq, ...]:
     if isinstance(x, View):
         amap = _address_map(x)
@@ -235,8 +236,8 @@ def _formulas(x: TransformMap | Sequence[TransformMap] | View, upper: Sequence[s
         for n, e in zip(lower_names, amap.results, strict=True))
 
 
-def _chain(x: Sequence[TransformMap] | View) -> tuple[TransformMap, ...]:
-    return tuple(x.maps) if isinstance(x, View) else tuple(x)
+def _chain(x: Chain | Sequence[TransformMap] | View) -> tuple[TransformMap, ...]:
+    return tuple(x.maps) if isinstance(x, View | Chain) else tuple(x)
 
 
 def _address_map(view: View) -> A.AffineMap:
