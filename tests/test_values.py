@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -264,3 +265,16 @@ def test_an_upper_dim_used_by_two_transforms_is_a_function_rocmlir_emits():
     inverse = va.invert(tm)
     assert inverse.kind == "injective" and inverse.maps is None
     assert inverse.reason is not None and "upper dim 0 is used by 2 transforms" in inverse.reason
+
+
+@pytest.mark.parametrize("sizes", [(2**32 + 1, 2**32), (3, 2**31, 2**31), (2**62, 1, 3)])
+def test_numpy_merge_past_int64_products_equals_the_scalar_evaluation(sizes):
+    # The sizes multiply beyond 2**63; coordinates and results still fit int64.
+    n = len(sizes)
+    merge = va.transforms.Merge(sizes, ("x",), (0,), tuple(f"l{i}" for i in range(n)), tuple(range(n)))
+    total = math.prod(sizes)
+    tm = va.TransformMap((merge,), (total,), sizes)
+    points = [0, 1, 2**33, 2**62 + 5, 2**63 - 1]
+    lower, valid = va.evaluate_array(tm, np.array([[p] for p in points]))
+    assert [(tuple(int(c) for c in lo), bool(ok)) for lo, ok in zip(lower, valid, strict=True)] == [
+        va.evaluate(tm, (p,)) for p in points]

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import assert_never
 
@@ -72,7 +73,7 @@ def magnitude(e: A.AffineExpr, bounds: Sequence[int]) -> int:
         return lhs * c
     if e.op == "mod":
         return c
-    return lhs + 1  # floordiv, ceildiv by a positive constant
+    return lhs  # floordiv, ceildiv by a positive constant: |x div c| <= |x|
 
 
 def require_int64(magnitudes: Sequence[int], what: str) -> None:
@@ -168,11 +169,11 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
 def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list[int]) -> None:
     # Walk the lower dims slowest first; a dim whose stride equals the total (all sizes so far 1)
     # or the previous stride (its size is 1) is constant 0; the first other dim is not reduced.
-    total = int(np.prod(sizes))
+    total = math.prod(sizes)  # exact: numpy's product wraps past 64 bits
     rem = x.copy()
     prev_stride = None
     for i, d in enumerate(lower):
-        stride = int(np.prod(sizes[i + 1:]))
+        stride = math.prod(sizes[i + 1:])
         if stride in (total, prev_stride):
             out[:, d] = 0
         else:
