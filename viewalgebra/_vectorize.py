@@ -12,6 +12,7 @@ over all steps (the cost depends on the view's structure, not its size).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Protocol
@@ -21,6 +22,7 @@ import numpy as np
 
 from ._budget import check_timeout, run_bounded
 from ._cache import AnswerCache, on_clear
+from ._divisors import divisors
 from ._maps.buffer import dtype_bits
 from ._maps.evaluate import IntArray
 from ._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
@@ -149,14 +151,15 @@ def _answer(query: Query, timeout: float | None, method: Method) -> VectorLength
     over all steps, starting from the probe's steps. Tests drive each against brute force.
     """
     view, dim, run = query[:3]
+    deadline = None if timeout is None else time.monotonic() + timeout
     g = math.gcd(run, view.shape[dim])
     if method == "enumerate" or (method == "auto" and math.prod(view.shape) <= ENUMERATE_LIMIT):
         facts = _enumerated(view, dim) if g > 1 else None
         if facts is not None:
-            return _solve(query, facts)
+            return _solve(query, facts, deadline)
     seeds = _probe(view, dim, g) if g > 1 and method != "isl" else []
     if g == 1 or math.gcd(g, *(p[dim] + 1 for p in seeds)) == 1:
-        return _solve(query, _Steps(view, dim, seeds, isl_allowed=False))
+        return _solve(query, _Steps(view, dim, seeds, isl_allowed=False), deadline)
     return run_bounded(_solve_by_isl, (query, seeds), timeout, f"max_vector_length(dim={dim})")
 
 
@@ -174,12 +177,15 @@ class _Facts(Protocol):
         ...
 
 
-def _solve(query: Query, facts: _Facts) -> VectorLength:
+def _solve(query: Query, facts: _Facts, deadline: float | None = None) -> VectorLength:
+    """The answer from the facts; lengths are divisors, found by factorising within ``deadline``
+    (``time.monotonic()``; in a worker process the worker's own limit bounds it)."""
     view, dim, run, cap, power_of_two, aligned, compatible = query
     size = view.shape[dim]
     g, found = facts.gcd(math.gcd(run, size))
-    top = next(v for v in reversed(_divisors(g)) if v == 1 or facts.misaligned(v) is None) if aligned else g
-    legal = tuple(v for v in _divisors(top) if not power_of_two or _is_power_of_two(v))
+    top = next(v for v in reversed(divisors(g, deadline))
+               if v == 1 or facts.misaligned(v) is None) if aligned else g
+    legal = tuple(v for v in divisors(top, deadline) if not power_of_two or _is_power_of_two(v))
     if cap is None:
         answer = legal[-1]
     elif compatible:
@@ -188,7 +194,7 @@ def _solve(query: Query, facts: _Facts) -> VectorLength:
         answer = max(v for v in legal if v <= cap)
     legal_set = set(legal)
     witness = None
-    for c in _divisors(run):
+    for c in divisors(run, deadline):
         if c <= answer or c in legal_set or (power_of_two and not _is_power_of_two(c)):
             continue
         if cap is not None and c > cap:
@@ -301,11 +307,6 @@ def _probe_lines(shape: tuple[int, ...], dim: int) -> IntArray:
 
 
 # }}}
-
-
-def _divisors(n: int) -> list[int]:
-    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
-    return sorted(set(small + [n // d for d in small]))
 
 
 def _is_power_of_two(v: int) -> bool:
