@@ -188,3 +188,17 @@ def test_bad_arguments_are_invalid_argument_errors():
             call()
     with pytest.raises(va.errors.InvalidArgumentError, match="unknown style 'x'"):
         va.regularize(va.kernel.Kernel("k"), style="x")
+
+
+def test_an_isl_failure_arrives_as_an_internal_error_in_the_worker_and_here():
+    import dataclasses
+
+    import islpy
+
+    with pytest.raises(va.errors.InternalError, match="ISL failed"):
+        budget.run_bounded(islpy.Set, ("{ [i] : garbage",), 30, "parse a set")
+    tm = va.parse_transform_map('<affine_map<(d0) -> (d0 - 2)> by [<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>] '
+                                'bounds = [7] -> [4]>')
+    broken = dataclasses.replace(va.invert(tm), uncovered_text="{ [i] : garbage")
+    with pytest.raises(va.errors.InternalError, match="Inverse.uncovered: ISL failed"):
+        _ = broken.uncovered

@@ -29,7 +29,8 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
@@ -89,8 +90,16 @@ def stop_workers() -> None:
 
 
 def _local(fn: Callable[..., T], args: tuple[object, ...], what: str) -> T:
-    try:
+    with isl_errors(what):
         return fn(*args)
+
+
+@contextmanager
+def isl_errors(what: str) -> Generator[None]:
+    """An ISL failure inside as ``InternalError``: for the ISL objects a caller asks for, which
+    are built in the caller's process from formulas already checked."""
+    try:
+        yield
     except isl.Error as e:
         raise InternalError(f"{what}: ISL failed: {e} (please report)") from None
 

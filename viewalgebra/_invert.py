@@ -25,7 +25,7 @@ from typing import Literal, assert_never
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, run_bounded
+from ._budget import check_timeout, isl_errors, run_bounded
 from ._cache import AnswerCache
 from ._maps.chain import Chain
 from ._maps.evaluate import evaluate_array, evaluate_chain
@@ -97,17 +97,20 @@ class Inverse:
     @property
     def relation(self) -> isl.Map:
         """The exact inverse: lower point -> the upper points mapping to it."""
-        return isl.Map.from_pw_multi_aff(chain_function(self.source)).reverse()
+        with isl_errors("Inverse.relation"):
+            return isl.Map.from_pw_multi_aff(chain_function(self.source)).reverse()
 
     @property
     def uncovered(self) -> isl.Set | None:
         """``injective``: the points of the lower box without a preimage; else ``None``."""
-        return None if self.uncovered_text is None else isl.Set(self.uncovered_text)
+        with isl_errors("Inverse.uncovered"):
+            return None if self.uncovered_text is None else isl.Set(self.uncovered_text)
 
     @property
     def padding(self) -> isl.Set:
         """Points of the upper box that are invalid (no image at all; empty for most maps)."""
-        return box(self.source[0].upper_bounds) - chain_function(self.source).domain()
+        with isl_errors("Inverse.padding"):
+            return box(self.source[0].upper_bounds) - chain_function(self.source).domain()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import islpy
 
+from ._budget import isl_errors
 from ._maps.chain import Chain
 from ._maps.relations import address_function, chain_function, view_function
 from ._maps.relations import box as box_set
@@ -29,21 +30,25 @@ def coordinates(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -
     Example: ``<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>`` over ``[7] -> [4]`` gives
     ``{ [i0] -> [-2 + i0] : 2 <= i0 <= 5 }``.
     """
-    if isinstance(x, View) and not x.maps:
-        return islpy.Map.from_pw_multi_aff(view_function(x))
-    return islpy.Map.from_pw_multi_aff(chain_function(Chain.of(x).maps))
+    with isl_errors("va.isl.coordinates"):
+        if isinstance(x, View) and (not x.maps or x.narrow_links()):
+            return islpy.Map.from_pw_multi_aff(view_function(x))
+        return islpy.Map.from_pw_multi_aff(chain_function(Chain.of(x).maps))
 
 
 def addresses(view: View) -> islpy.Map:
     """View point -> buffer address, on the valid view points (docs/semantics.md, Address)."""
-    return islpy.Map.from_pw_aff(address_function(view))
+    with isl_errors("va.isl.addresses"):
+        return islpy.Map.from_pw_aff(address_function(view))
 
 
 def valid_points(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -> islpy.Set:
     """The valid (non-padding) points of the top box of a chain or a view."""
-    return coordinates(x).domain()
+    with isl_errors("va.isl.valid_points"):
+        return coordinates(x).domain()
 
 
 def box(x: Chain | TransformMap | Sequence[TransformMap] | str | View) -> islpy.Set:
     """The top box of a chain or a view: every upper point, valid or padding."""
-    return box_set(x.shape if isinstance(x, View) else Chain.of(x).upper_bounds)
+    with isl_errors("va.isl.box"):
+        return box_set(x.shape if isinstance(x, View) else Chain.of(x).upper_bounds)

@@ -12,6 +12,8 @@ from typing import Literal
 
 import islpy as isl
 
+from .._budget import check_timeout, run_bounded
+from ..errors import InvalidArgumentError
 from . import affine as A
 from .equations import affine_map_of
 from .relations import affine_function, box, masked_formula, point_coords, val
@@ -40,21 +42,28 @@ class Finding:
         return f"{self.code}: {where}{self.message}"
 
 
-def lint(x: TransformMap | View | ParsedMap) -> tuple[Finding, ...]:
+def lint(x: TransformMap | View | ParsedMap, *, timeout: float | None = 60.0) -> tuple[Finding, ...]:
     """The hazards of a map, a parsed map (also its written affine map) or a view.
 
     Example: a ``Merge{3, 8}`` written as ``(d0 floordiv 4, d0 mod 4)`` gives an
     ``affine-map-mismatch`` finding with a point where the two differ.
+    ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
     """
+    check_timeout(timeout, "lint")
     if isinstance(x, ParsedMap):
         if x.map is None:
             return (Finding("unusable", f"rejected: {x.error}"),)
-        return _lint_map(x.map) + (
-            () if x.written is None or blocking_problems(x.map)
-            else _compare_written(x.map, x.written))
+        written = None if x.written is None or blocking_problems(x.map) else x.written
+        return run_bounded(_lint_written, (x.map, written), timeout, "lint")
     if isinstance(x, TransformMap):
-        return _lint_map(x)
-    return _lint_view(x)
+        return run_bounded(_lint_map, (x,), timeout, "lint")
+    if not isinstance(x, View):
+        raise InvalidArgumentError(f"lint: expected a TransformMap, a View or a ParsedMap, got {x!r}")
+    return run_bounded(_lint_view, (x,), timeout, "lint")
+
+
+def _lint_written(tm: TransformMap, written: A.AffineMap | None) -> tuple[Finding, ...]:
+    return _lint_map(tm) + (() if written is None else _compare_written(tm, written))
 
 
 def _lint_map(tm: TransformMap, index: int | None = None) -> tuple[Finding, ...]:
