@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # The package's core only; sympy, the MLIR front end, drawing and the rocMLIR port are imported
 # by the commands that use them, so that ``--help`` stays fast.
@@ -21,13 +21,7 @@ from ._invert import invert
 from ._maps.buffer import Buffer
 from ._maps.equations import dim_names
 from ._maps.lint import lint
-from ._maps.syntax import (
-    ParsedMap,
-    ParsedView,
-    parse_mlir_transform_maps,
-    parse_mlir_views,
-    read_transform_map,
-)
+from ._maps.syntax import ParsedMap, read_transform_map
 from ._maps.syntax import print_transform_map as print_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
@@ -40,6 +34,9 @@ from .errors import (
     TransformParseError,
     ViewAlgebraError,
 )
+
+if TYPE_CHECKING:
+    from ._mlir.scan import ParsedView
 
 _COMMANDS = {
     "check": "every map and view of an .mlir file (or a directory of them): lint, inverse, "
@@ -225,6 +222,8 @@ def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
 
 
 def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
+    from ._mlir.scan import parse_mlir_transform_maps
+
     try:
         # A map that fails rocMLIR's verifier is a finding of its file, not the end of it.
         maps = [read_transform_map(text, strict=False)] if label == "<map>" else list(
@@ -285,6 +284,8 @@ def _views(args: argparse.Namespace, label: str, text: str, *,
         if tm is None:
             return []
         return [("map", View(Buffer(tm.lower_bounds, args.dtype), (tm,), strict=False), 1)]
+    from ._mlir.scan import parse_mlir_views
+
     return [(v.name, _built(v), v.line) for v in parse_mlir_views(text)
             if not (skip_broken and v.view is None)]
 

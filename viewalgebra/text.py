@@ -9,15 +9,13 @@ from ._maps.buffer import dtype_bits
 from ._maps.equations import affine_map_of, dim_names, formulas
 from ._maps.syntax import (
     ParsedMap,
-    ParsedView,
     parse_affine_map,
     parse_memref_type,
-    parse_mlir_transform_maps,
-    parse_mlir_views,
     parse_transform,
     print_transform,
     read_transform_map,
 )
+from ._mlir.scan import ParsedView, parse_mlir_transform_maps, parse_mlir_views
 
 if TYPE_CHECKING:
     from ._maps.sympy_formulas import (

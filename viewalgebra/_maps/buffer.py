@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidTransformError
+from .types import memref_type
 
 _FIXED_BITS = {
     "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "tf32": 32, "f80": 80, "f128": 128,
@@ -91,7 +92,5 @@ class Buffer:
         return self.offset + sum(c * s for c, s in zip(coords, self.strides or (), strict=True))
 
     def __str__(self) -> str:
-        dims = "".join(f"{s}x" for s in self.shape)
-        layout = "" if self.is_row_major else (
-            f", strided<[{', '.join(map(str, self.strides or ()))}], offset: {self.offset}>")
-        return f"memref<{dims}{self.dtype}{layout}>"
+        return memref_type(self.shape, self.dtype, strides=None if self.is_row_major else self.strides,
+                           offset=self.offset)

@@ -1,5 +1,6 @@
-"""rocMLIR text syntax: ``#rock.transform_map<...>``, ``affine_map<...>``, ``memref<...>`` types,
-and the transform maps of a whole ``.mlir`` file.
+"""rocMLIR text syntax of one attribute or type: ``#rock.transform_map<...>``, ``affine_map<...>``,
+``memref<...>`` types (the ``.mlir`` front end in ``viewalgebra/_mlir/`` reads whole files with the
+same lexer and these parsers).
 
 Parse errors are ``TransformParseError`` with the line and column and what was expected there;
 verifier errors found while parsing are ``InvalidTransformError`` with the same location prefix.
@@ -9,16 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from ..errors import InvalidTransformError, TransformParseError, ViewAlgebraError
 from . import affine as A
 from .buffer import Buffer
 from .equations import affine_map_of
+from .lexer import Cursor, Token, tokenize
 from .transform_map import TransformMap
 from .transforms import TRANSFORM_TYPES, AnyTransform
-from .view import View
+from .types import parse_shaped_type
 
 _T = TypeVar("_T")
 
@@ -28,33 +30,15 @@ MAX_OPERATIONS = 200
 """Most binary operations one result expression may have (rocMLIR's have a few dozen at most):
 expressions are trees, and the functions that walk them recurse."""
 
-_TOKEN = re.compile(r"""
-    (?P<ws>\s+)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<int>[0-9]+)
-  | (?P<hashid>\#[A-Za-z_][\w$.]*)
-  | (?P<ident>[A-Za-z_][\w$.]*)
-  | (?P<arrow>->)
-  | (?P<punct>[<>\[\]{}(),=*+\-:?])
-""", re.VERBOSE)
+class _Parser(Cursor):
+    """Recursive descent over the tokens of one piece of text (``lexer.py``), from token ``pos``."""
 
+    error_type = TransformParseError
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
-    kind: str
-    text: str
-    offset: int
-
-
-class _Parser:
-    """Recursive descent over one piece of text, starting at ``offset``."""
-
-    def __init__(self, text: str, offset: int = 0,
-                 aliases: Mapping[str, A.AffineMap] | None = None) -> None:
-        self.text = text
-        self.pos = offset
+    def __init__(self, text: str, tokens: list[Token] | None = None, pos: int = 0,
+                 aliases: Mapping[str, A.AffineMap] | None = None, end: int | None = None) -> None:
+        super().__init__(text, tokenize(text, TransformParseError) if tokens is None else tokens, pos, end)
         self.aliases = dict(aliases or {})
-        self._peeked: _Tok | None = None
         self.depth = 0
         """Parentheses and unary minuses open around the current point (bounded)."""
         self.operations = 0
@@ -62,51 +46,24 @@ class _Parser:
 
     # {{{ tokens
 
-    def error(self, expected: str, tok: _Tok | None = None) -> TransformParseError:
-        tok = tok or self.peek()
+    def tok(self) -> Token:
+        """The next token, or an ``eof`` token at the end."""
+        tok = self.peek()
+        if tok is None:
+            return Token("eof", "", len(self.text) if self.end == len(self.tokens)
+                         else self.tokens[self.end].offset, False)
+        return tok
+
+    def error(self, expected: str, tok: Token | None = None) -> TransformParseError:
+        tok = tok or self.tok()
         found = "end of input" if tok.kind == "eof" else repr(tok.text)
         return TransformParseError(f"expected {expected}, found {found}", self.text, tok.offset)
 
-    def peek(self) -> _Tok:
-        if self._peeked is None:
-            self._peeked = self._scan()
-        return self._peeked
-
-    def _scan(self) -> _Tok:
-        while True:
-            if self.pos >= len(self.text):
-                return _Tok("eof", "", len(self.text))
-            m = _TOKEN.match(self.text, self.pos)
-            if m is None:
-                raise TransformParseError(
-                    f"unexpected character {self.text[self.pos]!r}", self.text, self.pos)
-            self.pos = m.end()
-            kind = m.lastgroup or ""
-            if kind != "ws":
-                return _Tok(kind, m.group(), m.start())
-
-    def next(self) -> _Tok:
-        tok = self.peek()
-        self._peeked = None
-        return tok
-
-    def accept(self, text: str) -> bool:
-        if self.peek().text == text and self.peek().kind != "string":
-            self.next()
-            return True
-        return False
-
-    def expect(self, text: str, expected: str | None = None) -> _Tok:
-        tok = self.peek()
-        if tok.text != text or tok.kind == "string":
-            raise self.error(expected or f"'{text}'")
-        return self.next()
-
-    def integer(self, what: str = "an integer") -> int:
+    def integer(self, expected: str = "an integer") -> int:
         negative = self.accept("-")
-        tok = self.peek()
-        if tok.kind != "int":
-            raise self.error(what)
+        tok = self.tok()
+        if tok.kind != "number" or not tok.text.isdigit():
+            raise self.error(expected)
         self.next()
         return -int(tok.text) if negative else int(tok.text)
 
@@ -125,8 +82,8 @@ class _Parser:
     # {{{ affine maps
 
     def affine_map_ref(self) -> A.AffineMap:
-        tok = self.peek()
-        if tok.kind == "hashid":
+        tok = self.tok()
+        if tok.kind == "hash":
             self.next()
             name = tok.text[1:]
             if name not in self.aliases:
@@ -141,7 +98,7 @@ class _Parser:
 
     def affine_map_body(self) -> A.AffineMap:
         dims = self.bracket_list("(", ")", self.ident, "the dimension list")
-        if self.peek().text == "[":
+        if self.at("["):
             raise self.error("'->' (affine maps with symbols are not supported)")
         names = {d: i for i, d in enumerate(dims)}
         if len(names) != len(dims):
@@ -151,12 +108,12 @@ class _Parser:
         return A.AffineMap(len(dims), tuple(results))
 
     def ident(self) -> str:
-        tok = self.peek()
+        tok = self.tok()
         if tok.kind != "ident":
             raise self.error("an identifier")
         return self.next().text
 
-    def count_operation(self, tok: _Tok) -> None:
+    def count_operation(self, tok: Token) -> None:
         self.operations += 1
         if self.operations > MAX_OPERATIONS:
             raise TransformParseError(
@@ -166,17 +123,20 @@ class _Parser:
         if self.depth == 0:  # a whole result expression
             self.operations = 0
         expr = self.affine_term(names)
-        while self.peek().text in ("+", "-"):
-            self.count_operation(self.peek())
-            sign = self.next().text
-            rhs = self.affine_term(names)
-            expr = A.add(expr, rhs if sign == "+" else A.mul(rhs, -1))
-        return expr
+        while True:
+            tok = self.tok()
+            if tok.kind == "punct" and tok.text in ("+", "-"):
+                self.count_operation(tok)
+                self.next()
+                rhs = self.affine_term(names)
+            else:
+                return expr
+            expr = A.add(expr, rhs if tok.text[0] == "+" else A.mul(rhs, -1))
 
     def affine_term(self, names: dict[str, int]) -> A.AffineExpr:
         expr = self.affine_unary(names)
-        while self.peek().text in ("*", "floordiv", "ceildiv", "mod"):
-            self.count_operation(self.peek())
+        while self.tok().text in ("*", "floordiv", "ceildiv", "mod") and self.tok().kind != "string":
+            self.count_operation(self.tok())
             op_tok = self.next()
             rhs = self.affine_unary(names)
             if op_tok.text == "*":
@@ -202,7 +162,7 @@ class _Parser:
         return expr
 
     def affine_unary(self, names: dict[str, int]) -> A.AffineExpr:
-        tok = self.peek()
+        tok = self.tok()
         if tok.text in ("-", "(") and tok.kind == "punct":
             self.depth += 1
             if self.depth > MAX_NESTING:
@@ -217,7 +177,7 @@ class _Parser:
                 return expr
             finally:
                 self.depth -= 1
-        if tok.kind == "int":
+        if tok.kind == "number" and tok.text.isdigit():
             return A.const(int(self.next().text))
         if tok.kind == "ident" and tok.text in names:
             self.next()
@@ -228,17 +188,17 @@ class _Parser:
     # {{{ transforms
 
     def name(self) -> str:
-        tok = self.peek()
+        tok = self.tok()
         if tok.kind == "string":
             self.next()
             return _unquote(tok, self.text)
-        if tok.kind in ("ident", "int"):
+        if tok.kind == "ident" or tok.kind == "number" and tok.text.isdigit():
             return self.next().text
         raise self.error("a dimension name (quoted string or keyword)")
 
     def dim_index(self) -> int:
-        tok = self.peek()
-        if tok.kind != "int":
+        tok = self.tok()
+        if tok.kind != "number" or not tok.text.isdigit():
             raise self.error("a dimension index (non-negative integer)")
         return int(self.next().text)
 
@@ -247,7 +207,7 @@ class _Parser:
         # attribute's own prefixed form (mlir/test/Dialect/Rock/ tests write both).
         self.accept("#rock.transform")
         start = self.expect("<", "'<' opening a transform")
-        tok = self.peek()
+        tok = self.tok()
         kind = tok.text if tok.kind == "ident" else ""
         if tok.kind == "string":
             kind = _unquote(tok, self.text)
@@ -256,7 +216,7 @@ class _Parser:
                 "a name of a known transform (" + ", ".join(TRANSFORM_TYPES) + ")")
         self.next()
         params: list[int] = []
-        if self.peek().text == "{":
+        if self.at("{"):
             params = self.bracket_list("{", "}", self.integer, "the parameters")
         upper_names = self.bracket_list("[", "]", self.name, "the upper names")
         self.expect("at", "'at' after the upper names")
@@ -274,8 +234,7 @@ class _Parser:
 
     def transform_map(self, strict: bool) -> tuple[TransformMap, A.AffineMap]:
         """``[#rock.transform_map]<amap by [ops] bounds = [..] -> [..]>``."""
-        if self.peek().text == "#rock.transform_map":
-            self.next()
+        self.accept("#rock.transform_map")
         start = self.expect("<", "'<' opening a transform map")
         amap = self.affine_map_ref()
         self.expect("by", "'by' after the affine map")
@@ -300,14 +259,14 @@ class _Parser:
             raise _located(e, self.text, start.offset) from None
         return tm, amap
 
-    def end(self) -> None:
-        if self.peek().kind != "eof":
+    def finish(self) -> None:
+        if self.peek() is not None:
             raise self.error("end of input")
 
     # }}}
 
 
-def _unquote(token: _Tok, text: str) -> str:
+def _unquote(token: Token, text: str) -> str:
     """An MLIR string literal's value: escapes ``\\n``, ``\\t``, ``\\"``, ``\\\\`` and ``\\XX`` (hex byte)."""
     out = bytearray()
     body = token.text[1:-1]
@@ -360,8 +319,8 @@ def _located(e: InvalidTransformError, text: str, offset: int) -> InvalidTransfo
 def parse_affine_map(text: str) -> A.AffineMap:
     """Parse ``affine_map<(d0, d1) -> (d0 floordiv 8, d1)>`` (or just the part inside ``<>``)."""
     p = _Parser(text)
-    amap = p.affine_map_ref() if p.peek().text == "affine_map" else p.affine_map_body()
-    p.end()
+    amap = p.affine_map_ref() if p.at("affine_map") else p.affine_map_body()
+    p.finish()
     return amap
 
 
@@ -370,7 +329,7 @@ def parse_transform(text: str) -> AnyTransform:
     or the same without the ``#rock.transform`` prefix."""
     p = _Parser(text)
     t = p.transform()
-    p.end()
+    p.finish()
     return t
 
 
@@ -401,20 +360,36 @@ def read_transform_map(text: str, *, strict: bool = True,
     return ParsedMap(tm, written, 1, 1)
 
 
-def read_transform_map_at(text: str, offset: int, *, strict: bool = True,
-                          aliases: Mapping[str, A.AffineMap] | None = None) -> ParsedMap:
-    """The transform map that starts at ``offset`` of a larger text (what follows it is not
-    read); errors are located in ``text``."""
-    tm, written = _Parser(text, offset, aliases).transform_map(strict)
+def read_transform_map_tokens(text: str, tokens: list[Token], index: int, *, strict: bool = True,
+                              aliases: Mapping[str, A.AffineMap] | None = None) -> tuple[ParsedMap, int]:
+    """The transform map that starts at token ``index`` of a tokenized text (its ``<`` or
+    ``#rock.transform_map``) and the index of the token after it; errors are located in ``text``."""
+    p = _Parser(text, tokens, index, aliases)
+    tm, written = p.transform_map(strict)
+    offset = tokens[index].offset
     loc = TransformParseError("", text, offset)
-    return ParsedMap(tm, written, loc.line, loc.column, offset=offset)
+    return ParsedMap(tm, written, loc.line, loc.column, offset=offset), p.pos
+
+
+def read_affine_map_tokens(text: str, tokens: list[Token], start: int,
+                           stop: int | None = None) -> tuple[A.AffineMap, int]:
+    """The ``affine_map<...>`` at token ``start`` of a tokenized text and the index of the token
+    after it; with ``stop``, the map must end there."""
+    p = _Parser(text, tokens, start, end=stop)
+    p.expect("affine_map", "'affine_map'")
+    p.expect("<", "'<' after 'affine_map'")
+    amap = p.affine_map_body()
+    p.expect(">", "'>' closing the affine map")
+    if stop is not None:
+        p.finish()
+    return amap, p.pos
 
 
 def _read(text: str, strict: bool,
           aliases: Mapping[str, A.AffineMap] | None) -> tuple[TransformMap, A.AffineMap]:
     p = _Parser(text, aliases=aliases)
     result = p.transform_map(strict)
-    p.end()
+    p.finish()
     return result
 
 
@@ -459,205 +434,16 @@ def _ints(values: tuple[int, ...]) -> str:
     return "[" + ", ".join(map(str, values)) + "]"
 
 
-# {{{ memref types
-
-_MEMREF = re.compile(
-    r"memref<\s*((?:[0-9]+\s*x\s*)*)([A-Za-z][A-Za-z0-9]*)\s*"
-    r"(?:,\s*strided<\s*\[([^\]]*)\]\s*(?:,\s*offset\s*:\s*(-?[0-9]+))?\s*>)?\s*>")
-
-
 def parse_memref_type(text: str) -> Buffer:
-    """A buffer from ``memref<4x8xf32>`` or ``memref<4x8xf16, strided<[16, 1], offset: 4>>``."""
-    m = _MEMREF.fullmatch(text.strip())
-    if m is None:
+    """A buffer from ``memref<4x8xf32>`` or ``memref<4x8xf16, strided<[16, 1], offset: 4>>``.
+
+    A memory space is left out; a vector element is its scalar type (``memref<8xvector<4xf16>>``
+    is 8 elements of ``f16``); a ``tensor<...>`` is a row-major buffer of its shape.
+    """
+    try:
+        t = parse_shaped_type(text)
+    except TransformParseError as e:
         raise TransformParseError(
-            "expected a static memref type such as 'memref<4x8xf32>' or "
-            "'memref<4x8xf32, strided<[8, 1], offset: 0>>'", text, 0)
-    shape = tuple(int(s) for s in re.findall(r"[0-9]+", m.group(1)))
-    strides = None
-    if m.group(3) is not None:
-        try:
-            strides = tuple(int(s) for s in m.group(3).split(",") if s.strip())
-        except ValueError:
-            raise TransformParseError(
-                "expected static integer strides", text, m.start(3)) from None
-    return Buffer(shape, m.group(2), strides, int(m.group(4) or 0))
-
-
-# }}}
-# {{{ .mlir files
-
-_AFFINE_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=affine_map\s*<)", re.M)
-_MAP_ALIAS = re.compile(r"^[ \t]*#([\w$.]+)[ \t]*=[ \t]*(?=#rock\.transform_map\s*<)", re.M)
-_INLINE = re.compile(r"\brock\.transform\s+%[\w$.#-]+\s+by\s+(?=<)")
-_ATTRIBUTE = re.compile(r"#rock\.transform_map\s*<")
-_SPLIT = re.compile(r"^[ \t]*// -----", re.M)
-
-
-def blank_comments(text: str) -> str:
-    """``text`` with its ``//`` comments replaced by spaces (offsets, lines and columns stay)."""
-    return re.sub(r"//[^\n]*", lambda m: " " * len(m.group()), text)
-
-
-def parse_mlir_transform_maps(text: str, *, strict: bool = False,
-                              errors: Literal["raise", "collect"] = "raise") -> tuple[ParsedMap, ...]:
-    """Every transform map of an ``.mlir`` file, in file order.
-
-    Reads ``#name = #rock.transform_map<...>`` aliases, inline ``rock.transform %x by <...>``
-    maps and any other ``#rock.transform_map<...>`` attribute; ``#map = affine_map<...>`` aliases
-    are resolved within their ``// -----`` section; comments are skipped. ``strict=False`` (the
-    default) accepts what rocMLIR accepts. With ``errors="collect"`` a map that fails to parse or
-    verify is returned with its ``error`` instead of raising.
-    """
-    code = blank_comments(text)
-    found: list[ParsedMap] = []
-    bounds = [0] + [m.start() for m in _SPLIT.finditer(text)] + [len(text)]
-    for begin, end in zip(bounds, bounds[1:], strict=False):
-        found.extend(_section_maps(code, begin, end, strict, errors))
-    return tuple(found)
-
-
-def _section_maps(code: str, begin: int, end: int, strict: bool,
-                  errors: Literal["raise", "collect"]) -> list[ParsedMap]:
-    aliases: dict[str, A.AffineMap] = {}
-    for m in _AFFINE_ALIAS.finditer(code, begin, end):
-        p = _Parser(code, m.end())
-        p.expect("affine_map")
-        p.expect("<")
-        aliases[m.group(1)] = p.affine_map_body()
-        p.expect(">", "'>' closing the affine map")
-    starts: dict[int, tuple[str | None, Literal["alias", "inline", "attribute"]]] = {}
-    for m in _ATTRIBUTE.finditer(code, begin, end):
-        starts[m.start()] = (None, "attribute")
-    for m in _MAP_ALIAS.finditer(code, begin, end):
-        starts[m.end()] = (m.group(1), "alias")
-    for m in _INLINE.finditer(code, begin, end):
-        starts[m.end()] = (None, "inline")
-    found: list[ParsedMap] = []
-    for offset in sorted(starts):
-        name, form = starts[offset]
-        loc = TransformParseError("", code, offset)
-        try:
-            parsed = read_transform_map_at(code, offset, strict=strict, aliases=aliases)
-            found.append(replace(parsed, name=name, form=form))
-        except ViewAlgebraError as e:
-            if errors == "raise":
-                raise
-            found.append(ParsedMap(None, None, loc.line, loc.column, name, form, e, offset))
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedView:
-    """A chain of ``rock.transform`` ops read from an ``.mlir`` file, as a ``View``."""
-
-    name: str
-    """The SSA value at the top of the chain, e.g. ``%3``."""
-    view: View | None
-    """The view (``strict=False``: rocMLIR's memref types need not match the bounds); ``None``
-    when a map of the chain was rejected (see ``error``)."""
-    line: int
-    column: int
-    error: ViewAlgebraError | None = None
-
-
-_TRANSFORM_OP = re.compile(
-    r"%([\w$.-]+)\s*=\s*rock\.transform\s+%([\w$.-]+)\s+by\s+(?:(<)|#([\w$.]+))")
-_FUNC = re.compile(r"\bfunc\.func\b")
-
-
-def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
-    """Every view that ``rock.transform`` chains build in an ``.mlir`` file, in file order.
-
-    A chain starts at a value that no ``rock.transform`` in the same function defines (a
-    function argument or an allocation, typed by the first transform's source memref type) and
-    ends at a ``rock.transform`` result that no other ``rock.transform`` reads.
-    """
-    code = blank_comments(text)
-    maps = parse_mlir_transform_maps(text, errors="collect")
-    found: list[ParsedView] = []
-    cuts = sorted({0, len(code)} | {m.start() for m in _SPLIT.finditer(text)}
-                  | {m.start() for m in _FUNC.finditer(code)})
-    for begin, end in zip(cuts, cuts[1:], strict=False):
-        found.extend(_scope_views(code, begin, end, maps))
-    return tuple(found)
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """``%result = rock.transform %source by <map> : <source type> ...``."""
-
-    source: str
-    map: TransformMap | None
-    source_type: str
-    offset: int
-    error: ViewAlgebraError | None
-
-
-def _scope_views(code: str, begin: int, end: int, maps: tuple[ParsedMap, ...]) -> list[ParsedView]:
-    by_offset = {m.offset: m for m in maps}
-    steps: dict[str, _Step] = {}
-    for m in _TRANSFORM_OP.finditer(code, begin, end):
-        if m.group(3):
-            parsed = by_offset.get(m.start(3))
-        else:  # the latest definition of the alias before this use
-            named = [a for a in maps if a.form == "alias" and a.name == m.group(4)
-                     and a.offset < m.start()]
-            parsed = named[-1] if named else None
-        error = parsed.error if parsed else TransformParseError(
-            f"undefined transform map #{m.group(4)}", code, m.start(4) - 1)
-        source_type = _memref_after(code, m.end(), end)
-        if error is None and not source_type:
-            error = TransformParseError("expected ': memref<...>' after the transform map", code,
-                                        m.end())
-        steps[m.group(1)] = _Step(m.group(2), parsed.map if parsed else None, source_type,
-                                  m.start(), error)
-    sources = {step.source for step in steps.values()}
-    reached: set[str] = set()
-    views: list[ParsedView] = []
-    # Leaves first; then whatever no leaf reaches, which can only be a cycle.
-    tops = [r for r in steps if r not in sources] + list(steps)
-    for result in tops:
-        if result in reached:
-            continue
-        top = steps[result]
-        chain: list[TransformMap] = []
-        name, step, error, buffer_type = result, top, None, top.source_type
-        seen: set[str] = set()
-        while step is not None and error is None:
-            if name in seen:
-                error = TransformParseError(f"%{name} is defined through itself", code, step.offset)
-                break
-            seen.add(name)
-            reached.add(name)
-            error = step.error
-            if step.map is not None:
-                chain.append(step.map)
-            name, buffer_type = step.source, step.source_type
-            step = steps.get(name)
-        view = None
-        if error is None:
-            try:
-                view = View(parse_memref_type(buffer_type), tuple(chain), strict=False)
-            except ViewAlgebraError as e:
-                error = e
-        loc = TransformParseError("", code, top.offset)
-        views.append(ParsedView(f"%{result}", view, loc.line, loc.column, error))
-    return views
-
-
-def _memref_after(code: str, pos: int, end: int) -> str:
-    """The source type of a ``rock.transform``: the ``memref<...>`` after ``:``."""
-    colon = code.find(":", pos, end)
-    start = code.find("memref<", colon, end)
-    if colon < 0 or start < 0:
-        return ""
-    depth = 0
-    for i in range(start + len("memref"), end):
-        depth += {"<": 1, ">": -1}.get(code[i], 0)
-        if depth == 0:
-            return code[start:i + 1]
-    return ""
-
-
-# }}}
+            f"expected a static memref type such as 'memref<4x8xf32>' or "
+            f"'memref<4x8xf32, strided<[8, 1], offset: 0>>' ({e.reason})", text, 0) from None
+    return Buffer(t.shape, t.dtype, t.strides, t.offset)

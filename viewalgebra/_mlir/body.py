@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .._maps.lexer import Cursor
 from ..errors import MlirParseError
-from .lexer import Cursor
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -105,9 +105,9 @@ def read_body(c: Cursor, inputs: int, constants: Mapping[str, float]) -> Body | 
         s.expect("=")
         op = s.next("an op name").text
         if op == "arith.constant":
-            value = s.next("a constant")
+            value = s.signed("a constant")
             try:
-                known[result] = float(value.text)
+                known[result] = float(value)
             except ValueError:
                 supported = False
             defined.add(result)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._maps.lexer import Cursor, Token, tokenize
 from ..errors import MlirParseError, MlirWriteError
-from .lexer import Cursor, Token, tokenize
 
 INHERENT: dict[str, frozenset[str]] = {
     "rock.gridwise_gemm": frozenset({"arch", "features", "storeMethod", "gridSize", "params"}),

@@ -9,17 +9,19 @@ reader then keeps the whole op verbatim (``opaque.py``). Adding an op is adding 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._maps import affine as A
+from .._maps.lexer import Cursor, Token
 from .._maps.reshape import collapse_shape_map, expand_shape_map
+from .._maps.types import memref_type
 from ..errors import MlirParseError
 from .body import read_body
 from .indexing import indexing_maps
-from .lexer import Cursor, Token
 from .model import GenericText
 
 if TYPE_CHECKING:
@@ -72,7 +74,7 @@ def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Toke
     f.names[result] = name
     if attributes:
         f.allocation_attributes[name] = attributes
-    if full != f"memref<{''.join(f'{d}x' for d in shape)}{dtype}>":
+    if full != memref_type(shape, dtype):
         f.types[name] = full
     if tok.text != "memref.alloc":
         f.allocators[name] = tok.text
@@ -149,9 +151,9 @@ def _copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 @handler("arith.constant")
 def _constant(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
-    value = s.next("a constant")
+    value = s.signed("a constant")
     with contextlib.suppress(ValueError):
-        f.values[result] = float(value.text)
+        f.values[result] = float(value)
     f.opaque.add(result)
     f.constants.append(s.source(s.begin, s.end))  # kept as written
     s.pos = s.end
@@ -199,9 +201,10 @@ def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: To
     start, stop = s.balanced()
     for key, value in _entries(s, start, stop):
         words = [t.text for t in value.tokens[value.pos:value.end]]
-        if len(words) == 3 and words[1:] == [":", "index"] and words[0].lstrip("-").isdigit() \
+        number = "".join(words[:-2])
+        if words[-2:] == [":", "index"] and re.fullmatch(r"-?[0-9]+", number) \
                 and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
-            indices[key] = int(words[0])  # e.g. rock.majorTensorNumber = 0 : index
+            indices[key] = int(number)  # e.g. rock.majorTensorNumber = 0 : index
         elif key == "indexing_maps":
             maps = _indexing_maps(r, value)
         elif key == "iterator_types":

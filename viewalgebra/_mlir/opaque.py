@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .lexer import Cursor, Token
+from .._maps.lexer import Cursor, Token
 from .model import Slot
 
 if TYPE_CHECKING:

@@ -21,11 +21,12 @@ from typing import Any, Literal
 from .._graph import Kernel
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
-from .._maps.syntax import blank_comments, parse_affine_map, read_transform_map_at
+from .._maps.lexer import Cursor, Token, line_column, tokenize
+from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
+from .._maps.types import parse_shaped_type
 from ..errors import InvalidTransformError, MlirParseError, TransformParseError, ViewAlgebraError
 from .handlers import HANDLERS, SUPPORTED, Opaque
-from .lexer import Cursor, Token, line_column, tokenize
 from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 from .opaque import read_opaque
 
@@ -48,7 +49,6 @@ def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> Ml
     return Reader(text, errors).module()
 
 
-_SHAPED = re.compile(r"(memref|tensor)<\s*((?:(?:[0-9]+|\?)\s*x\s*)*)(.*)>", re.S)
 _KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
 
 
@@ -96,12 +96,10 @@ class Reader:
     def __init__(self, text: str, errors: Literal["raise", "collect"] = "raise") -> None:
         self.errors = errors
         self.text = text
-        self.code = blank_comments(text)
-        """The text without comments, at the same offsets (for the transform-map parser)."""
         self.tokens = tokenize(text)
         self.affine: dict[str, A.AffineMap] = {}
         self.maps: dict[str, int] = {}
-        """Transform-map aliases: where each value starts in the text."""
+        """Transform-map aliases: the token where each value starts."""
         self.written: dict[TransformMap, A.AffineMap] = {}
 
     # {{{ top level
@@ -166,52 +164,29 @@ class Reader:
         if first.text == "affine_map":
             self.affine[name] = self.affine_map(value, value.pos, end)
         elif first.text == "#rock.transform_map":
-            self.maps[name] = first.offset
+            self.maps[name] = value.pos
         return c.source(start, end)
 
-    def _affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
-        text = c.source(start, stop)
-        try:
-            return parse_affine_map(text)
-        except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, self.tokens[start].offset + e.offset) from None
-
-    def _transform_map(self, offset: int) -> TransformMap:
-        """The map at ``offset`` of the file (its ``<`` or ``#rock.transform_map``)."""
-        try:
-            parsed = read_transform_map_at(self.code, offset, strict=False, aliases=self.affine)
-        except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, e.offset) from None
-        except InvalidTransformError as e:
-            raise MlirParseError(e.reason or str(e), self.text,
-                                 offset if e.offset is None else e.offset) from None
-        tm, written = parsed.map, parsed.written
-        if tm is None or written is None:  # read_transform_map_at raises instead
-            raise MlirParseError("expected a transform map", self.text, offset)
-        try:
-            affine_map_of(tm)
-        except InvalidTransformError:
-            self.written[tm] = written
-        return tm
-
     def affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
-        text = c.source(start, stop)
+        """The ``affine_map<...>`` that tokens ``[start, stop)`` are."""
         try:
-            return parse_affine_map(text)
+            return read_affine_map_tokens(self.text, self.tokens, start, stop)[0]
         except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, self.tokens[start].offset + e.offset) from None
+            raise MlirParseError(e.reason, self.text, e.offset) from None
 
-    def transform_map(self, offset: int) -> TransformMap:
-        """The map at ``offset`` of the file (its ``<`` or ``#rock.transform_map``)."""
+    def transform_map(self, index: int) -> TransformMap:
+        """The map at token ``index`` (its ``<`` or ``#rock.transform_map``)."""
+        offset = self.tokens[index].offset
         try:
-            parsed = read_transform_map_at(self.code, offset, strict=False, aliases=self.affine)
+            parsed, _ = read_transform_map_tokens(self.text, self.tokens, index, strict=False,
+                                                  aliases=self.affine)
         except TransformParseError as e:
             raise MlirParseError(e.reason, self.text, e.offset) from None
         except InvalidTransformError as e:
             raise MlirParseError(e.reason or str(e), self.text,
                                  offset if e.offset is None else e.offset) from None
         tm, written = parsed.map, parsed.written
-        if tm is None or written is None:  # read_transform_map_at raises instead
+        if tm is None or written is None:  # read_transform_map_tokens raises instead
             raise MlirParseError("expected a transform map", self.text, offset)
         try:
             affine_map_of(tm)
@@ -238,7 +213,7 @@ class Reader:
             value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
             if not full.startswith("memref"):  # tensors, vectors, scalars: only opaque ops use them
                 f.unshaped.add(value)
-            if full and not (full.startswith("memref") and _plain(full)):
+            if full and not (full.startswith("memref") and parse_shaped_type(full).plain):
                 f.types[arg] = full
             if c.at("{"):
                 s, e = c.balanced()
@@ -288,20 +263,11 @@ class Reader:
             raise c.error(f"'<' after '{tok.text}'")
         c.balanced()
         text = c.source(start, c.pos)
-        m = _SHAPED.fullmatch(text)
-        if m is None:
-            raise MlirParseError(f"cannot read the type {text!r}", self.text, tok.offset)
-        dims = re.findall(r"[0-9]+|\?", m.group(2))
-        if "?" in dims:
-            raise MlirParseError(f"dynamic shapes are not supported: {text}", self.text, tok.offset)
-        element, *extra = _split_top(m.group(3))
-        if any(not (e.startswith("#gpu.address_space") or e.isdigit()) for e in extra):
+        t = parse_shaped_type(text, error=MlirParseError, source=self.text, at=tok.offset)
+        if t.strides is not None:
             raise MlirParseError(f"memref layouts are not supported in kernels: {text}",
                                  self.text, tok.offset)
-        dtype = element
-        if element.startswith("vector<"):  # a vector element: its scalar type
-            dtype = re.sub(r"^(?:\s*(?:[0-9]+|\?)\s*x)*\s*", "", element[len("vector<"):-1]).strip()
-        return tuple(int(d) for d in dims), dtype, text
+        return t.shape, t.dtype, text
 
     def any_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
         """A memref or tensor type, or any other type (``index``, ``i1``, ``vector<4xf32>``,
@@ -387,8 +353,9 @@ class Reader:
             s.next()
             tok = s.peek()
         if tok is not None and tok.text == "<":
+            start = s.pos
             s.balanced()
-            return self.transform_map(tok.offset)
+            return self.transform_map(start)
         if tok is not None and tok.kind == "hash":
             s.next()
             if tok.text[1:] not in self.maps:
@@ -460,27 +427,6 @@ class Reader:
         return f"{line}:{column}"
 
     # }}}
-
-
-def _plain(memref: str) -> bool:
-    """``memref<4x8xf32>``: nothing beyond shape and a scalar element type."""
-    return re.fullmatch(r"memref<\s*(?:[0-9]+\s*x\s*)*[A-Za-z_][\w.]*\s*>", memref) is not None
-
-
-def _split_top(text: str) -> list[str]:
-    """``text`` split at the commas outside brackets, each part stripped."""
-    parts: list[str] = []
-    depth, start = 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return parts
 
 
 def _check_brackets(c: Cursor) -> None:

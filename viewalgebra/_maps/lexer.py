@@ -1,4 +1,6 @@
-"""MLIR tokens and statements: just enough structure to find where each op begins and ends.
+"""MLIR's tokens, and a cursor over them: the one lexer of every parser in viewalgebra (a transform
+map, an affine map or a type given as text, and the ``.mlir`` front end in ``viewalgebra/_mlir/``),
+with just enough statement structure to find where each op begins and ends.
 
 An op ends at a line break where every bracket it opened is closed and the next line starts a new
 statement (a result ``%x``, an op name with a dot, a generic ``"op"``, ``return``, ``}``, ``^bb``,
@@ -10,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import MlirParseError
+from ..errors import MlirParseError, TransformParseError
 
 _TOKEN = re.compile(r"""
     (?P<newline>\n)
@@ -22,7 +24,7 @@ _TOKEN = re.compile(r"""
   | (?P<hash>\#[\w$.\-]+)
   | (?P<block>\^[\w$.\-]+)
   | (?P<arrow>->)
-  | (?P<number>-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))
+  | (?P<number>0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)
   | (?P<ident>[A-Za-z_][\w$.]*)
   | (?P<punct>[()\[\]{}<>,=:*|+\-?!/])
 """, re.VERBOSE)
@@ -40,15 +42,21 @@ class Token:
     """The first token on its line."""
 
 
-def tokenize(text: str) -> list[Token]:
+def tokenize(text: str, error: type[TransformParseError] = MlirParseError, *,
+             lenient: bool = False) -> list[Token]:
     """Every token of ``text`` except blanks and comments; ``// -----`` separators are kept as
-    tokens of kind ``split``."""
+    tokens of kind ``split``. A character no token starts with raises ``error``, or with
+    ``lenient`` is a token of kind ``other``."""
     tokens: list[Token] = []
     pos, fresh_line = 0, True
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise MlirParseError(f"unexpected character {text[pos]!r}", text, pos)
+            if not lenient:
+                raise error(f"unexpected character {text[pos]!r}", text, pos)
+            tokens.append(Token("other", text[pos], pos, fresh_line))
+            pos, fresh_line = pos + 1, False
+            continue
         kind = m.lastgroup or ""
         if kind == "newline":
             fresh_line = True
@@ -74,6 +82,9 @@ def starts_statement(tok: Token) -> bool:
 class Cursor:
     """A position in a token list, with the checks a recursive-descent reader needs."""
 
+    error_type: type[TransformParseError] = MlirParseError
+    """What the cursor raises (a parser of one attribute raises ``TransformParseError``)."""
+
     def __init__(self, text: str, tokens: list[Token], pos: int = 0, end: int | None = None) -> None:
         self.text = text
         self.tokens = tokens
@@ -82,12 +93,12 @@ class Cursor:
         """Where this cursor started (the first token of its statement)."""
         self.end = len(tokens) if end is None else end
 
-    def error(self, expected: str, tok: Token | None = None) -> MlirParseError:
+    def error(self, expected: str, tok: Token | None = None) -> TransformParseError:
         tok = tok or self.peek()
         if tok is None:
             offset = self.tokens[self.end - 1].offset if self.end else 0
-            return MlirParseError(f"expected {expected}, found the end of the statement", self.text, offset)
-        return MlirParseError(f"expected {expected}, found {tok.text!r}", self.text, tok.offset)
+            return self.error_type(f"expected {expected}, found the end of the statement", self.text, offset)
+        return self.error_type(f"expected {expected}, found {tok.text!r}", self.text, tok.offset)
 
     def peek(self, ahead: int = 0) -> Token | None:
         i = self.pos + ahead
@@ -135,6 +146,15 @@ class Cursor:
         except ValueError:
             raise self.error(expected, tok) from None
 
+    def signed(self, expected: str = "a number") -> str:
+        """A number and the ``-`` before it, if any (MLIR's lexer reads the sign as its own
+        token), as text: ``-1.5``."""
+        nxt = self.peek(1)
+        if self.at("-") and nxt is not None and nxt.kind == "number":
+            self.pos += 1
+            return "-" + self.next().text
+        return self.next(expected).text
+
     def balanced(self) -> tuple[int, int]:
         """Skip one bracketed group starting here; return its token range ``[start, stop)``."""
         start = self.pos
@@ -146,7 +166,7 @@ class Cursor:
             tok = self.peek()
             if tok is None:
                 opened = stack[-1]
-                raise MlirParseError(f"'{opened.text}' is never closed", self.text, opened.offset)
+                raise self.error_type(f"'{opened.text}' is never closed", self.text, opened.offset)
             self.pos += 1
             if tok.kind in ("string", "arrow"):
                 continue
@@ -154,7 +174,7 @@ class Cursor:
                 stack.append(tok)
             elif tok.text in _CLOSE:
                 if stack[-1].text != _CLOSE[tok.text]:
-                    raise MlirParseError(
+                    raise self.error_type(
                         f"'{tok.text}' closes '{stack[-1].text}' opened at "
                         f"{where(self.text, stack[-1].offset)}", self.text, tok.offset)
                 stack.pop()
