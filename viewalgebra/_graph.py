@@ -22,13 +22,15 @@ from typing import Any, Literal, cast
 from ._maps.buffer import Buffer
 from ._maps.syntax import print_transform_map
 from ._maps.transform_map import TransformMap
+from ._maps.types import memref_type
 from ._maps.view import View
 from .errors import KernelError, RegularizeError
 
-ROOT_KINDS = frozenset({
-    "rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gridwise_attention_accel", "rock.gemm",
-    "rock.conv", "rock.attention"})
-"""Op kinds that are fusion roots in rocMLIR (``RockFusionRoot``)."""
+FUSION_ROOTS = frozenset({
+    "rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.conv", "rock.conv2d",
+    "rock.conv2d_bwd_data", "rock.attention", "rock.gridwise_attention_accel"})
+"""Op kinds that are fusion roots in rocMLIR (its ``RockFusionRoot`` ops: the gemm, conv and
+attention ops and their gridwise forms): the one list, used by the ``.mlir`` reader to mark roots."""
 
 ELEMENTWISE_KINDS = frozenset({"linalg.generic", "memref.copy", "linalg.fill"})
 """Op kinds a view can be pushed through (parallel, identity indexing)."""
@@ -260,7 +262,7 @@ class Kernel:
         self.ops[self.ops.index(old)] = new
 
     def __str__(self) -> str:
-        return print_kernel(self)
+        return kernel_summary(self)
 
 
 class KernelIndex:
@@ -347,36 +349,24 @@ def with_operands(op: Op, reads: Sequence[str], writes: Sequence[str]) -> Op:
     return replace(op, reads=tuple(reads), writes=tuple(writes))
 
 
-def memref_type(shape: Sequence[int], dtype: str) -> str:
-    """``memref<4x8xf32>``."""
-    return f"memref<{''.join(f'{s}x' for s in shape)}{dtype}>"
-
-
-def print_kernel(k: Kernel) -> str:
-    """Readable MLIR-like text of a kernel (views print as ``rock.transform`` chains)."""
+def kernel_summary(k: Kernel) -> str:
+    """A readable summary of a kernel for debugging, not MLIR: its buffers, each view with its
+    maps (top first, in rocMLIR's syntax) and each op with what it reads and writes.
+    ``write_mlir`` writes a kernel read from MLIR back as MLIR."""
     used = k.used_values()
-    args = ", ".join(f"%{v.name}: {memref_type(v.shape, v.dtype)}" for v in k.values.values()
-                     if isinstance(v, BufferValue) and v.kind == "argument")
-    lines = [f"func.func @{k.name}({args}) {{"]
+    lines = [f"kernel @{k.name}"]
     for v in k.values.values():
-        if v.name not in used:
-            continue
-        if isinstance(v, BufferValue) and v.kind == "alloc":
-            lines.append(f"  %{v.name} = memref.alloc() : {memref_type(v.shape, v.dtype)}")
-        elif isinstance(v, ViewValue):
-            below, dtype = v.source, k.dtype(v.name)
-            for i, m in enumerate(reversed(v.maps)):
-                target = v.name if i == len(v.maps) - 1 else f"{v.name}_{len(v.maps) - 1 - i}"
-                lines.append(f"  %{target} = rock.transform %{below} by "
-                             f"{print_transform_map(m, prefix=False)} : "
-                             f"{memref_type(m.lower_bounds, dtype)} to {memref_type(m.upper_bounds, dtype)}")
-                below = target
+        if isinstance(v, BufferValue):
+            lines.append(f"  {v.kind} %{v.name}: {memref_type(v.shape, v.dtype)}"
+                         + ("" if v.name in used else " (unused)"))
+        else:
+            lines.append(f"  view %{v.name} of %{v.source}: {list(v.shape)}"
+                         + ("" if v.name in used else " (unused)"))
+            lines.extend(f"    {print_transform_map(m)}" for m in v.maps)
     for op in k.ops:
-        attrs = "".join(f" {key} = {value!r}" for key, value in op.attrs)
-        root = " {fusion_root}" if op.root else ""
-        lines.append(f"  {op.kind}{root}{attrs} ins({', '.join('%' + r for r in op.reads)}) "
-                     f"outs({', '.join('%' + w for w in op.writes)})")
-    lines.append("  return")
-    lines.append("}")
+        root = ", fusion root" if op.root else ""
+        attrs = "".join(f", {key} = {value!r}" for key, value in op.attrs)
+        lines.append(f"  op {op.name} ({op.kind}{root}{attrs}): reads "
+                     f"{', '.join('%' + r for r in op.reads) or 'nothing'}; writes "
+                     f"{', '.join('%' + w for w in op.writes) or 'nothing'}")
     return "\n".join(lines)
-

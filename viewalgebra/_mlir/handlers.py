@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.lexer import Cursor, Token
 from .._maps.reshape import collapse_shape_map, expand_shape_map
@@ -35,8 +36,6 @@ class Opaque(Exception):  # noqa: N818 -- a signal to the driver, not an error
 HANDLERS: dict[str, Handler] = {}
 """Op name -> handler."""
 
-ROOTS = ("rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.gemm", "rock.conv", "rock.conv2d",
-         "rock.attention")
 
 
 def handler(*names: str) -> Callable[[Handler], Handler]:
@@ -311,9 +310,10 @@ def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
             transposed.append("b")
         b = r.operand(f, s)
     if transposed:  # rocMLIR's aTransposed, bTransposed, cTransposed
-        r.template(f, s, tok.text, [a, b], [c], root=True, transposed=tuple(transposed))
+        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS,
+                   transposed=tuple(transposed))
     else:
-        r.template(f, s, tok.text, [a, b], [c], root=True)
+        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS)
 
 
 @handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
@@ -325,7 +325,7 @@ def _conv(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
     while s.accept(","):
         operands.append(r.operand(f, s))
     s.expect(")")
-    r.template(f, s, tok.text, operands[:-1], operands[-1:], root=True)
+    r.template(f, s, tok.text, operands[:-1], operands[-1:], root=tok.text in FUSION_ROOTS)
 
 
 @handler("rock.attention")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .._graph import BufferValue, Kernel, Op, ViewValue, memref_type
+from .._graph import BufferValue, Kernel, Op, ViewValue
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
+from .._maps.types import memref_type, parse_shaped_type
 from ..errors import MlirWriteError
 from . import generic as G
 from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
@@ -144,12 +145,19 @@ class _Names:
         v = self.kernel.values[value]
         if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
             return self.full[value]
-        text = memref_type(self.kernel.shape(value), self.dtype(value))
-        # The memory space of the buffer, or of the allocation it derives from (a view's too,
-        # as rocMLIR's TransformOp builder gives it).
+        element, space = self.element(value)
+        return memref_type(self.kernel.shape(value), element, space=space)
+
+    def element(self, value: str) -> tuple[str, str]:
+        """The element type and memory space of ``value``'s type: those of its buffer, or of the
+        allocation the buffer derives from (a view's too, as rocMLIR's TransformOp builder gives
+        them)."""
+        dtype = self.dtype(value)
         full = self.full.get(self.origin(self.buffer(value)))
-        space = re.fullmatch(r"memref<[^,]*?(,.*)>", full, re.S) if full else None
-        return text[:-1] + space.group(1) + ">" if space else text
+        written = parse_shaped_type(full) if full else None
+        if written is None or written.dtype != dtype:
+            return dtype, ""
+        return written.element, written.space
 
     def map(self, m: TransformMap) -> str:
         """``m`` as written after ``by``; a rewritten kernel repeats the same maps in many views."""
@@ -236,13 +244,12 @@ def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
 def _transforms(v: ViewValue, names: _Names, generic: bool) -> list[str]:
     lines: list[str] = []
     below = names.printed[v.source]
-    dtype = names.dtype(v.name)
-    space = names.type(v.name)[len(memref_type(v.shape, dtype)) - 1:-1]  # the memory space, if any
+    element, space = names.element(v.name)
     for i, m in enumerate(reversed(v.maps)):
         last = i == len(v.maps) - 1
         target = names.printed[v.name] if last else names.fresh(f"{names.printed[v.name]}_{i}")
-        source = names.type(v.source) if i == 0 else memref_type(m.lower_bounds, dtype)[:-1] + space + ">"
-        result = memref_type(m.upper_bounds, dtype)[:-1] + space + ">"
+        source = names.type(v.source) if i == 0 else memref_type(m.lower_bounds, element, space=space)
+        result = memref_type(m.upper_bounds, element, space=space)
         if generic:
             lines += G.op("rock.transform", (below,), (source,), (result,),
                           properties=[("transform", f"#rock.transform_map{names.map(m)}")], defines=(target,))
