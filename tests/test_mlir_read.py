@@ -226,3 +226,16 @@ def test_check_reports_each_rejected_map_where_the_verifier_test_expects_its_err
     for m in rejected:
         (finding,) = m["findings"]
         assert finding["code"] == "unusable" and finding["message"].startswith(f"rejected: {m['line']}:")
+
+
+def test_roots_are_the_one_list_of_fusion_roots_and_str_is_a_summary():
+    from viewalgebra._graph import FUSION_ROOTS  # noqa: TID251 -- the one list
+
+    for name in ("regularize.mlir", "bug-1550-reduction-fusion-compile-failure.mlir",
+                 "unknown-path__regularize_input_fusion_rock_gemm_tr.mlir"):
+        module = va.read_mlir((Path(__file__).parent / "data" / "rocmlir" / name).read_text(), errors="collect")
+        ops = [op for f in module.functions for op in f.kernel.ops]
+        assert any(op.root for op in ops)
+        assert all(op.root == (op.kind in FUSION_ROOTS) for op in ops)
+        summary = str(module.functions[0].kernel)
+        assert summary.startswith("kernel @") and "func.func" not in summary

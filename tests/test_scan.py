@@ -46,3 +46,64 @@ def test_the_scan_finds_what_it_found(path: Path):
 
 def test_the_snapshot_covers_every_file():
     assert sorted(json.loads(SNAPSHOT.read_text())) == sorted(str(p.relative_to(ROOT)) for p in FILES)
+
+
+TRANSPOSE = ('#t = #rock.transform_map<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["i", "j"] '
+             'at [0, 1] -> ["j", "i"] at [1, 0]>] bounds = [8, 4] -> [4, 8]>\n')
+
+
+@pytest.mark.parametrize(("source", "result", "dtype"), [
+    ("tensor<4x8xf16>", "tensor<8x4xf16>", "f16"),
+    ("memref<4x8xvector<4xf16>, #gpu.address_space<private>>",
+     "memref<8x4xvector<4xf16>, #gpu.address_space<private>>", "f16"),
+    ("memref<4x8xi8, 5>", "memref<8x4xi8, 5>", "i8"),
+])
+def test_views_over_tensors_vectors_and_memory_spaces(source: str, result: str, dtype: str):
+    text = TRANSPOSE + f"func.func @f(%a: {source}) {{\n  %0 = rock.transform %a by #t : {source} to {result}\n}}\n"
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert parsed.error is None and parsed.view is not None
+    assert parsed.view.buffer == va.Buffer((4, 8), dtype) and parsed.view.shape == (8, 4)
+    assert parsed.view.address((3, 1)) == 1 * 8 + 3
+
+
+def test_check_reads_a_transform_over_a_tensor(tmp_path: Path):
+    from test_cli import run
+
+    path = tmp_path / "tensor.mlir"
+    path.write_text(TRANSPOSE + "func.func @f(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {\n"
+                    "  %0 = rock.transform %a by #t : tensor<4x8xf32> to tensor<8x4xf32>\n"
+                    "  return %0 : tensor<8x4xf32>\n}\n")
+    result = run("check", "--json", str(path))
+    assert result.returncode in (0, 1), result.stderr
+    (view,) = json.loads(result.stdout)["views"]
+    assert (view["name"], view["buffer"], view["shape"]) == ("%0", "memref<4x8xf32>", [8, 4])
+
+
+def test_a_map_in_its_prefixed_form_after_by():
+    text = ("func.func @f(%a: memref<4x8xf32>) {\n  %0 = rock.transform %a by "
+            + TRANSPOSE.split(" = ", 1)[1].strip() + " : memref<4x8xf32> to memref<8x4xf32>\n}\n")
+    (m,) = va.text.parse_mlir_transform_maps(text)
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert m.form == "attribute" and parsed.error is None and parsed.view is not None
+    assert parsed.view.maps == (m.map,)
+
+
+def test_views_whose_types_contradict_their_maps_are_read():
+    text = (ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir").read_text()
+    unreadable = {u.name for u in va.read_mlir(text, errors="collect").unreadable}
+    assert "test_fusion_traversal" in unreadable  # the strict reader: a result type of the wrong shape
+    views = {v.line: v for v in va.text.parse_mlir_views(text)}
+    line = next(i for i, row in enumerate(text.splitlines(), 1)
+                if "@test_fusion_traversal(" in row)
+    inside = [v for n, v in views.items() if line < n < line + 20]
+    assert inside and all(v.error is None and v.view is not None for v in inside)
+
+
+@pytest.mark.parametrize("text", [
+    "memref<4x8xf32>", "memref<f32>", "tensor<2x3xbf16>", "memref<8xvector<4xf16>, #gpu.address_space<private>>",
+    "memref<2x3xbf16, strided<[1, 2], offset: 5>>", "memref<16xi8, 5>",
+])
+def test_one_type_parser_and_printer_round_trip(text: str):
+    from viewalgebra._maps.types import parse_shaped_type  # noqa: TID251 -- the one type parser
+
+    assert str(parse_shaped_type(text)) == text
