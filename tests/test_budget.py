@@ -21,6 +21,13 @@ from viewalgebra import _vectorize as vectorize  # noqa: TID251 -- which path an
 CONV = DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_worker():
+    """Each test starts with a fresh worker: one grown past WORKER_MEMORY_LIMIT by earlier tests
+    would be replaced right after its next answer, under the test's feet."""
+    budget.stop_workers()
+
+
 def _conv() -> va.View:
     (parsed,) = va.text.parse_mlir_views(CONV.read_text())
     return parsed.view
@@ -202,3 +209,15 @@ def test_an_isl_failure_arrives_as_an_internal_error_in_the_worker_and_here():
     broken = dataclasses.replace(va.invert(tm), uncovered_text="{ [i] : garbage")
     with pytest.raises(va.errors.InternalError, match="Inverse.uncovered: ISL failed"):
         _ = broken.uncovered
+
+
+def test_a_large_caller_keeps_its_worker():
+    # A worker started from a caller of 400 MB must not count the caller's memory as its own
+    # (on Linux the peak resident size survives exec): it answers many queries, not one.
+    code = ("import os, numpy as np\n"
+            "from viewalgebra import _budget as budget\n"
+            "ballast = np.ones(50_000_000)  # 400 MB, touched\n"
+            "pids = {budget.run_bounded(os.getpid, (), 30, 'pid') for _ in range(3)}\n"
+            "print(len(pids), ballast.sum() > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "True"]

@@ -12,10 +12,16 @@ import sys
 from ._budget import serve
 
 
-def _peak_bytes() -> int:
-    # The peak resident size (a cheap system call) bounds the current one from above.
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
+def _resident_bytes() -> int:
+    # The current resident size. Not the peak (getrusage): on Linux a process started from a
+    # large caller inherits the caller's high-water mark across exec, and would be replaced after
+    # every answer.
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # elsewhere: an upper bound
+        return peak if sys.platform == "darwin" else peak * 1024
 
 
 def main() -> None:
@@ -28,4 +34,4 @@ def main() -> None:
     stdin, stdout = os.dup(0), os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    serve(stdin, stdout, _peak_bytes)
+    serve(stdin, stdout, _resident_bytes)
