@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._graph import Kernel
-from ..errors import RegularizeError
-from .fusion import FusionIndex, mark
+from ..errors import InternalError, RegularizeError
+from .fusion import FusionIndex, mark, measure
 from .patterns import R1, R2, Fill, Pattern, Stop
 from .results import Regularized, Rewrite
 
@@ -33,7 +33,9 @@ def apply_to_fixpoint(index: FusionIndex, patterns: Sequence[Pattern[Any]],
                       max_iterations: int) -> tuple[Rewrite, ...]:
     """Apply the first match of the first pattern that has one until none has; the log.
 
-    A ``Stop`` changes nothing but the operands left alone, so it does not count as a rewrite.
+    Every rewrite must lower the measure (``fusion.measure``; docs/regularize.md, "Termination"),
+    which is checked, so the loop ends. A ``Stop`` changes nothing but the operands left alone,
+    which no pattern matches again, so it does not count as a rewrite.
     """
     log: list[Rewrite] = []
     rewrites = 0
@@ -46,10 +48,18 @@ def apply_to_fixpoint(index: FusionIndex, patterns: Sequence[Pattern[Any]],
         if isinstance(match, Stop):
             log.append(pattern.rewrite(index, match))
             continue
+        before = measure(index)
         log.append(pattern.rewrite(index, match))
+        after = measure(index)
+        if not after < before:
+            raise InternalError(
+                f"internal: {log[-1]} did not lower the termination measure ({before} -> {after}; "
+                "please report)")
         rewrites += 1
         if rewrites >= max_iterations:
-            raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{index.kernel}")
+            raise RegularizeError(
+                f"regularize: no fixpoint after {max_iterations} rewrites ({len(index.kernel.ops)} ops); "
+                f"the last: {log[-1]}")
         if pattern.remarks:
             mark(index)
 

@@ -32,7 +32,7 @@ from .._maps.transform_map import TransformMap
 from ..errors import InternalError, RegularizeError, ViewAlgebraError
 from .fusion import FusionIndex
 from .invariant import is_alloc
-from .proofs import inside, prove
+from .proofs import inside, is_identity, prove
 from .results import Rewrite, Rule
 
 M = TypeVar("M")
@@ -88,18 +88,25 @@ on_clear(_text.cache_clear)
 
 @dataclass(frozen=True, slots=True)
 class R1Match:
-    """``op`` reaches the allocation ``buffer`` (not its anchor) through ``chain`` as ``value``."""
+    """``op`` reaches the allocation ``buffer`` (not its anchor) through ``chain`` as ``value``;
+    ``direct`` are its other operands on ``buffer`` that will use the fresh allocation directly
+    (their chain and the inverse cancel)."""
 
     op: str
     value: str
     buffer: str
     chain: tuple[TransformMap, ...]
+    direct: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class R1:
     """A fusing op that reaches an allocation other than its anchor through views gets a fresh
     allocation of the viewed shape; every other use of the old one goes through the inverse.
+
+    Where the op uses the allocation through several operands, the one whose inverse leaves the
+    fewest of them with a view is chosen, and the rewrite is made only if fewer are left than
+    before (docs/regularize.md, "Termination").
 
     Proof (``move_to_fresh``): the fresh ``f[q]`` stands for ``old[C(q)]``, so each other operand,
     reading ``f`` through its own chain and ``C⁻¹``, must reach through ``C`` exactly the elements of
@@ -125,20 +132,60 @@ class R1:
                     return Stop(buffer, name, (value,), (
                         f"%{buffer} is also used by the fusing op(s) {', '.join(claimed)} from another "
                         "side: both cannot use it directly, its views stay"))
-                return R1Match(name, value, buffer, chain)
+                same = _on(index, op, buffer)
+                if all(v == value for v in same):
+                    return R1Match(name, value, buffer, chain)
+                return self._several(index, op, buffer, same) or R1Match(name, value, buffer, chain)
         return None
+
+    def _several(self, index: FusionIndex, op: Op, buffer: str, same: list[str]) -> R1Match | Stop | None:
+        """``op`` uses ``buffer`` through several operands: the best of them, a ``Stop`` if none
+        lowers the number with a view, ``None`` if none is invertible (the rewrite says why)."""
+        viewed = [v for v in dict.fromkeys(same) if index.chain(v)[1] and (op.name, v) not in index.stopped]
+        before = sum(1 for v in same if index.chain(v)[1])
+        best: tuple[int, R1Match] | None = None
+        for p in viewed:
+            chain = index.chain(p)[1]
+            try:
+                inverse = invert(chain).maps
+            except ViewAlgebraError:
+                continue
+            if inverse is None:
+                continue
+            shape = index.kernel.shape(p)
+            direct = tuple(q for q in dict.fromkeys(same) if q != p and index.kernel.shape(q) == shape
+                           and is_identity(shape, (*index.chain(q)[1], *inverse)))
+            left = sum(1 for q in same if q != p and q not in direct)
+            if best is None or left < best[0]:
+                best = (left, R1Match(op.name, p, buffer, chain, direct))
+        if best is None:
+            return None
+        if best[0] < before:
+            return best[1]
+        return Stop(buffer, op.name, tuple(viewed), _differ(op.name, buffer, same))
 
     def rewrite(self, index: FusionIndex, match: R1Match | Stop) -> Rewrite:
         if isinstance(match, Stop):
             return leave(index, match)
         op = index.op(match.op)
-        moved = move_to_fresh(index, op, match.value, match.buffer, match.chain, "R1")
+        moved = move_to_fresh(index, op, match.value, match.buffer, match.chain, "R1", match.direct)
         for other in moved.others:
             if index.anchors.get(other, match.buffer) == match.buffer:
-                index.anchors[other] = moved.fresh
+                index.anchor_at(other, moved.fresh, op.name)
         if moved.zero_fill:
             index.unfilled[moved.fresh] = op.name
         return moved.entry
+
+
+def _on(g: KernelIndex, op: Op, buffer: str) -> list[str]:
+    """``op``'s operands on ``buffer``, one per position (reads, then writes)."""
+    return [v for v in (*op.reads, *op.writes) if g.chain(v)[0] == buffer]
+
+
+def _differ(op: str, buffer: str, same: list[str]) -> str:
+    return (f"{op} uses %{buffer} through operands that differ "
+            f"({', '.join('%' + v for v in dict.fromkeys(same))}): making one direct leaves as many "
+            "views on it, its views stay")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +202,10 @@ class Moved:
 
 
 def move_to_fresh(g: KernelIndex, op: Op, value: str, old: str, chain: tuple[TransformMap, ...],
-                  rule: Rule) -> Moved:
+                  rule: Rule, direct: tuple[str, ...] = ()) -> Moved:
     """``op`` gets a fresh allocation for ``value`` (``old`` seen through ``chain``); every other
-    use of ``old`` goes through the inverse onto it. R1's edit, and rocMLIR's input and output
+    use of ``old`` goes through the inverse onto it, but ``op``'s operands in ``direct`` (whose
+    chain the inverse cancels) use it directly. R1's edit, and rocMLIR's input and output
     paths'."""
     k = g.kernel
     inverse = invert(chain)
@@ -179,10 +227,12 @@ def move_to_fresh(g: KernelIndex, op: Op, value: str, old: str, chain: tuple[Tra
         _, own = g.chain(v)
         # fresh[q] stands for old[C(q)], so reading fresh through (own, C^-1) must reach, through
         # C, exactly the elements of old that own reached (a write may lose the elements no reader
-        # uses: they have no place in the fresh buffer).
-        prove(k.shape(v), own, (*own, *inverse.maps, *chain), exact=v in o.reads,
+        # uses: they have no place in the fresh buffer). Used directly, fresh must reach them
+        # through C alone.
+        cancels = o.name == op.name and v in direct
+        prove(k.shape(v), own, chain if cancels else (*own, *inverse.maps, *chain), exact=v in o.reads,
               what=f"R1 on %{old}: {o.name}'s %{v}")
-        viewed = k.view(fresh, (*own, *inverse.maps), name=f"{v}_r")
+        viewed = fresh if cancels else k.view(fresh, (*own, *inverse.maps), name=f"{v}_r")
         current = g.op(o.name)
         g.replace(with_operands(current, [viewed if r == v else r for r in current.reads],
                                 [viewed if w == v else w for w in current.writes]))
@@ -240,12 +290,15 @@ def fill_before_writers(g: KernelIndex, buffer: str, reader: Op) -> Rewrite:
 
 @dataclass(frozen=True, slots=True)
 class R2Match:
-    """``op`` reaches its ``anchor`` through the view ``operand``, whose inverse moves outward."""
+    """``op`` reaches its ``anchor`` through the view ``operand``, whose inverse moves outward;
+    ``direct`` are its other operands on the anchor that will use it directly (their chain and the
+    inverse cancel)."""
 
     op: str
     operand: str
     anchor: str
     inverse: Inverse
+    direct: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +306,13 @@ class R2:
     """An elementwise fusing op that reaches its anchor through views iterates over the anchor
     instead; its other operands' chains are composed with the inverse.
 
+    Where the op uses its anchor through several operands, the one whose inverse leaves the fewest
+    of them with a view is chosen, and the rewrite is made only if fewer are left than before
+    (docs/regularize.md, "Termination").
+
     Proof: the new iteration point ``C(x)`` must reach through ``(C⁻¹, own)`` what ``x`` reached
     through ``own`` (all of it, unless ``x`` was padding of a written view: then it reached nothing
-    that mattered).
+    that mattered); an operand that uses the anchor directly must reach it through ``C`` alone.
     """
 
     remarks: ClassVar[bool] = False  # every op stays on its buffers and nothing is anchored anew
@@ -265,15 +322,41 @@ class R2:
             if anchor is None:
                 continue
             op = index.op(name)
-            operand = next((v for v in (*op.reads, *op.writes)
-                            if index.chain(v)[0] == anchor and index.chain(v)[1]), None)
+            same = _on(index, op, anchor)
+            operand = next((v for v in same if index.chain(v)[1]), None)
             if operand is None or (name, operand) in index.stopped:
                 continue
-            inverse = _inverse_to_push(index, op, operand)
-            if isinstance(inverse, str):
-                return Stop(anchor, name, (operand,), inverse)
-            return R2Match(name, operand, anchor, inverse)
+            if all(v == operand for v in same):
+                inverse = _inverse_to_push(index, op, operand)
+                if isinstance(inverse, str):
+                    return Stop(anchor, name, (operand,), inverse)
+                return R2Match(name, operand, anchor, inverse)
+            return self._several(index, op, anchor, same)
         return None
+
+    def _several(self, index: FusionIndex, op: Op, anchor: str, same: list[str]) -> R2Match | Stop:
+        """``op`` uses its anchor through several operands: the best of them, or a ``Stop`` if none
+        lowers the number with a view."""
+        viewed = [v for v in dict.fromkeys(same) if index.chain(v)[1]]
+        before = sum(1 for v in same if index.chain(v)[1])
+        shape = index.kernel.shape(anchor)
+        best: tuple[int, R2Match] | None = None
+        causes: list[str] = []
+        for p in viewed:
+            inverse = _inverse_to_push(index, op, p)
+            if isinstance(inverse, str):
+                causes.append(inverse)
+                continue
+            maps = inverse.maps or ()
+            direct = tuple(q for q in dict.fromkeys(same)
+                           if q != p and is_identity(shape, (*maps, *index.chain(q)[1])))
+            left = sum(1 for q in same if q != p and q not in direct)
+            if best is None or left < best[0]:
+                best = (left, R2Match(op.name, p, anchor, inverse, direct))
+        if best is not None and best[0] < before:
+            return best[1]
+        note = _differ(op.name, anchor, same) if best is not None else "; ".join(dict.fromkeys(causes))
+        return Stop(anchor, op.name, tuple(viewed), note)
 
     def rewrite(self, index: FusionIndex, match: R2Match | Stop) -> Rewrite:
         if isinstance(match, Stop):
@@ -288,6 +371,9 @@ class R2:
             if v == operand:
                 return anchor
             buffer, own = index.chain(v)
+            if v in match.direct:
+                prove(k.shape(v), own, chain, exact=exact, what=f"R2 at {op.name}: %{v}")
+                return anchor
             prove(k.shape(v), own, (*chain, *inverse, *own), exact=exact, what=f"R2 at {op.name}: %{v}")
             return k.view(buffer, (*inverse, *own), name=f"{v}_r")
 

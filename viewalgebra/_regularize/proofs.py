@@ -37,6 +37,18 @@ def _same_access(shape: tuple[int, ...], before: tuple[TransformMap, ...],
     return new.is_equal(old) if exact else new.is_subset(old)
 
 
+def is_identity(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> bool:
+    """Whether ``chain``, from ``shape`` to a buffer of the same shape, sends every point to itself
+    (so an operand can use the buffer directly instead)."""
+    if not chain or chain[-1].lower_bounds != shape or chain[0].upper_bounds != shape:
+        return not chain
+    return run_bounded(_is_identity, (shape, chain), ISL_TIMEOUT, "whether a chain is the identity")
+
+
+def _is_identity(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> bool:
+    return access(shape, chain).is_equal(identity_on(box(shape)))
+
+
 def inside(k: Kernel, value: str, region: isl.Set) -> bool:
     """Whether every element that ``value`` reaches in its buffer lies in ``region``."""
     _, chain = k.chain(value)

@@ -13,14 +13,19 @@ import math
 from dataclasses import replace
 
 from .._graph import Kernel, KernelIndex, Op, with_operands
-from ..errors import RegularizeError
+from ..errors import InternalError, RegularizeError
 from .invariant import fusion_closure
 from .patterns import fill_before_writers, move_to_fresh
 from .results import Regularized, Rewrite
 
 
 def regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
-    """rocMLIR's placement on a copy of ``kernel``."""
+    """rocMLIR's placement on a copy of ``kernel``.
+
+    Every rewrite (an input- or output-path move, or the copies for several readers) lowers
+    ``_pending`` by one, which is checked, so the worklist runs dry (docs/regularize.md,
+    "Termination").
+    """
     k = kernel.copy()
     log: list[Rewrite] = []
     for op in k.ops:
@@ -34,12 +39,14 @@ def regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
     output_writes, input_writes = _classify(g)
     used = k.used_values()
     worklist = [a for a in k.allocs() if a in used]
+    pending = _pending(g, output_writes, input_writes)
     for _ in range(max_iterations):
         if not worklist:
             _annotate_generics(g, log)
             return Regularized(k, fusion_closure(g), tuple(log))
         alloc = worklist.pop(0)
-        writers, readers = g.writers(alloc), g.readers(alloc)
+        # An op that reads one value twice reads the same elements twice: one reader.
+        writers, readers = g.writers(alloc), list(dict.fromkeys(g.readers(alloc)))
         if not writers and not readers:
             continue
         if len(writers) != 1:
@@ -48,35 +55,58 @@ def regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
         writer, written = writers[0]
         buffer, chain = g.chain(written)
         if (writer.name, written) in input_writes:
-            if chain:
-                moved = move_to_fresh(g, writer, written, buffer, chain, "input path")
-                log.append(moved.entry)
-                if moved.zero_fill:
-                    log.append(fill_before_writers(g, moved.fresh, writer))
-                _rename_writes(input_writes, written, moved.fresh, writer.name)
-                worklist.append(moved.fresh)
-            continue
-        if (writer.name, written) not in output_writes:
-            raise RegularizeError(
-                f"%{alloc}: couldn't find the writer of a buffer in the set of analyzed fusable writes "
-                f"(writer {writer.name})")
-        transforming = [(o, v) for o, v in readers if g.chain(v)[1]]
-        if not transforming:
-            continue
-        if len(readers) == 1:
-            reader, read = readers[0]
-            moved = move_to_fresh(g, reader, read, alloc, g.chain(read)[1], "output path")
+            if not chain:
+                continue
+            moved = move_to_fresh(g, writer, written, buffer, chain, "input path")
             log.append(moved.entry)
             if moved.zero_fill:
-                log.append(fill_before_writers(g, moved.fresh, reader))
-            output_writes |= {(o.name, v) for o, v in g.writers(moved.fresh)}
+                log.append(fill_before_writers(g, moved.fresh, writer))
+            _rename_writes(input_writes, written, moved.fresh, writer.name)
             worklist.append(moved.fresh)
-            continue
-        for fresh in _isolate_readers(g, alloc, writer, readers, log):
-            output_writes |= {(o.name, v) for o, v in g.writers(fresh)}
-            worklist.append(fresh)
-        worklist.append(alloc)
-    raise RegularizeError(f"regularize: no fixpoint after {max_iterations} rewrites:\n{k}")
+        else:
+            if (writer.name, written) not in output_writes:
+                raise RegularizeError(
+                    f"%{alloc}: couldn't find the writer of a buffer in the set of analyzed fusable writes "
+                    f"(writer {writer.name})")
+            if not any(g.chain(v)[1] for _, v in readers):
+                continue
+            if len(readers) == 1:
+                reader, read = readers[0]
+                moved = move_to_fresh(g, reader, read, alloc, g.chain(read)[1], "output path")
+                log.append(moved.entry)
+                if moved.zero_fill:
+                    log.append(fill_before_writers(g, moved.fresh, reader))
+                # Its only reader reads the fresh buffer directly: nothing is left to do there (its
+                # writers are the old writer and, for a padded view, the zero fill made here).
+                output_writes |= {(o.name, v) for o, v in g.writers(moved.fresh)}
+            else:
+                for fresh in _isolate_readers(g, alloc, writer, readers, log):
+                    output_writes |= {(o.name, v) for o, v in g.writers(fresh)}
+                    worklist.append(fresh)
+                worklist.append(alloc)
+        before, pending = pending, _pending(g, output_writes, input_writes)
+        if not pending < before:
+            raise InternalError(
+                f"internal: {log[-1]} did not lower the termination measure ({before} -> {pending}; "
+                "please report)")
+    raise RegularizeError(
+        f"regularize: no fixpoint after {max_iterations} rewrites ({len(k.ops)} ops); "
+        f"the last: {log[-1] if log else 'none'}")
+
+
+def _pending(g: KernelIndex, output_writes: set[tuple[str, str]], input_writes: set[tuple[str, str]]) -> int:
+    """rocMLIR style's termination measure: the input-fusion writes through a view, plus, for each
+    buffer written by an output-fusion write, its readers through a view, and one more if it has
+    several readers (they get copies first). Readers are counted once per (op, value)."""
+    total = 0
+    for alloc in g.kernel.allocs():
+        writes = {(op.name, v) for op, v in g.writers(alloc)}
+        total += sum(1 for _, v in writes & input_writes if g.chain(v)[1])
+        if writes & output_writes:
+            readers = dict.fromkeys((op.name, v) for op, v in g.readers(alloc))
+            transforming = sum(1 for _, v in readers if g.chain(v)[1])
+            total += transforming + (transforming > 0 and len(readers) > 1)
+    return total
 
 
 def _annotate_generics(g: KernelIndex, log: list[Rewrite]) -> None:
