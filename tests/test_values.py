@@ -278,3 +278,40 @@ def test_numpy_merge_past_int64_products_equals_the_scalar_evaluation(sizes):
     lower, valid = va.evaluate_array(tm, np.array([[p] for p in points]))
     assert [(tuple(int(c) for c in lo), bool(ok)) for lo, ok in zip(lower, valid, strict=True)] == [
         va.evaluate(tm, (p,)) for p in points]
+
+
+_PT = '<affine_map<(d0) -> (d0)> by [<PassThrough ["a"] at [0] -> ["a"] at [0]>] bounds = [4] -> [4]>'
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: va.View(va.Buffer((4,))).address((1.5,)), va.errors.CoordinateError, "must be integers"),
+    (lambda: va.View(va.Buffer((4,))).address((True,)), va.errors.CoordinateError, "must be integers"),
+    (lambda: va.evaluate(va.parse_transform_map(_PT), (1.5,)), va.errors.CoordinateError, "must be integers"),
+    (lambda: va.evaluate_array(va.parse_transform_map(_PT), np.array([[1.5]])), va.errors.CoordinateError,
+     "points must be integers"),
+    (lambda: va.Buffer((True, 3)), va.errors.InvalidTransformError, "Buffer shape must be integers"),
+    (lambda: va.Buffer((2.0, 3)), va.errors.InvalidTransformError, "Buffer shape must be integers"),
+    (lambda: va.transforms.Merge((True, 2), ("x",), (0,), ("a", "b"), (0, 1)), va.errors.InvalidTransformError,
+     "Merge params must be integers"),
+    (lambda: va.max_vector_length(va.View(va.Buffer((4, 8))), True), va.errors.InvalidArgumentError,
+     "dim must be an integer"),
+    (lambda: va.max_vector_length(va.View(va.Buffer((4, 8))), 1, 8.0), va.errors.InvalidArgumentError,
+     "length must be an integer"),
+    (lambda: va.max_vector_length(va.View(va.Buffer((4, 8))), 1, max_elements=2.5),
+     va.errors.InvalidArgumentError, "max_elements must be an integer"),
+    (lambda: va.max_vector_length(va.View(va.Buffer((4, 8))), 1, timeout="1"), va.errors.InvalidArgumentError,
+     "timeout must be positive seconds"),
+    (lambda: va.max_vector_length(va.parse_transform_map(_PT), 0), va.errors.InvalidArgumentError,
+     "expected a View"),
+    (lambda: va.invert(5), va.errors.InvalidArgumentError, "expected a Chain"),
+    (lambda: va.compose(5, 5), va.errors.InvalidArgumentError, "expected a Chain"),
+])
+def test_integers_are_integers_and_everything_else_is_a_clear_error(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_numpy_integers_are_integers():
+    view = va.View(va.Buffer((np.int64(4), 8)))
+    assert view.address((np.int64(2), np.int32(3))) == 19
+    assert va.max_vector_length(view, np.int64(1), np.int64(4)).length == 4

@@ -74,8 +74,9 @@ class _CannotStart(Exception):
 
 def check_timeout(timeout: float | None, what: str) -> None:
     """Refuse a timeout that is not a positive number of seconds (or ``None``: no limit)."""
-    if timeout is not None and not timeout > 0:
-        raise InvalidArgumentError(f"{what}: timeout must be positive seconds or None, got {timeout}")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                or not timeout > 0):
+        raise InvalidArgumentError(f"{what}: timeout must be positive seconds or None, got {timeout!r}")
 
 
 def timeouts_hold() -> bool:

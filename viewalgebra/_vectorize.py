@@ -23,6 +23,7 @@ import numpy as np
 from ._budget import check_timeout, run_bounded
 from ._cache import AnswerCache, on_clear
 from ._divisors import divisors
+from ._ints import integer
 from ._maps.buffer import dtype_bits
 from ._maps.evaluate import IntArray
 from ._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
@@ -120,11 +121,21 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
     Example: through ``Merge{4, 8}`` over ``memref<4x8xf32>``, dim 0 gives 32 (8 with
     ``length=8``; 4 with ``max_elements=elements_per_access(view)``).
     """
+    if not isinstance(view, View):
+        raise InvalidArgumentError(f"max_vector_length: expected a View, got {view!r}")
+    dim = integer(dim, "max_vector_length: dim", InvalidArgumentError)
     if not 0 <= dim < view.rank:
         raise CoordinateError(f"max_vector_length: dim {dim} out of range for rank {view.rank}")
-    run = view.shape[dim] if length is None else length
+    run = view.shape[dim] if length is None else integer(length, "max_vector_length: length",
+                                                         InvalidArgumentError)
     if run < 1:
         raise InvalidArgumentError(f"max_vector_length: run length must be at least 1, got {run}")
+    if max_elements is not None:
+        max_elements = integer(max_elements, "max_vector_length: max_elements", InvalidArgumentError)
+    for flag, value in (("power_of_two", power_of_two), ("aligned", aligned),
+                        ("rocmlir_compatible", rocmlir_compatible)):
+        if not isinstance(value, bool):
+            raise InvalidArgumentError(f"max_vector_length: {flag} must be True or False, got {value!r}")
     if max_elements is not None and max_elements < 1:
         raise InvalidArgumentError(f"max_vector_length: max_elements must be at least 1, got {max_elements}")
     check_timeout(timeout, "max_vector_length")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._ints import integer, integers
 from ..errors import InvalidTransformError
 from .types import memref_type
 
@@ -55,15 +55,10 @@ class Buffer:
     offset: int = 0
 
     def __post_init__(self) -> None:
-        try:
-            shape = tuple(operator.index(s) for s in self.shape)
-            strides = (row_major_strides(shape) if self.strides is None
-                       else tuple(operator.index(s) for s in self.strides))
-            offset = operator.index(self.offset)
-        except TypeError:
-            raise InvalidTransformError(
-                f"Buffer shape, strides and offset must be integers: {self.shape!r}, "
-                f"{self.strides!r}, {self.offset!r}") from None
+        shape = integers(self.shape, "Buffer shape", InvalidTransformError)
+        strides = (row_major_strides(shape) if self.strides is None
+                   else integers(self.strides, "Buffer strides", InvalidTransformError))
+        offset = integer(self.offset, "Buffer offset", InvalidTransformError)
         if any(s < 0 for s in shape):
             raise InvalidTransformError(f"Buffer shape {list(shape)} has a negative size")
         if len(strides) != len(shape):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import InvalidTransformError
+from ..errors import InvalidArgumentError, InvalidTransformError
 from .syntax import parse_transform_map
 from .transform_map import TransformMap
 from .view import View
@@ -47,6 +47,9 @@ class Chain:
             return Chain((parse_transform_map(x),))
         if isinstance(x, View):
             return Chain(x.maps)
+        if not isinstance(x, Sequence):
+            raise InvalidArgumentError(
+                f"expected a Chain, a TransformMap, maps listed top first, map text or a View, got {x!r}")
         return Chain(tuple(x))
 
     @property

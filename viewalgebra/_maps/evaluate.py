@@ -11,6 +11,7 @@ from typing import assert_never
 import numpy as np
 import numpy.typing as npt
 
+from .._ints import integers
 from ..errors import CoordinateError, TooComplexError
 from . import affine as A
 from .affine import evaluate_expr
@@ -34,10 +35,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 def check_coords(coords: Sequence[int], shape: tuple[int, ...], what: str) -> tuple[int, ...]:
     """``coords`` as a tuple of ints, or ``CoordinateError`` if it is not a point of ``shape``."""
-    try:
-        point = tuple(int(c) for c in coords)
-    except (TypeError, ValueError):
-        raise CoordinateError(f"{what}: coordinates must be integers, got {coords!r}") from None
+    point = integers(coords, f"{what}: coordinates", CoordinateError)
     if len(point) != len(shape):
         raise CoordinateError(
             f"{what}: {len(point)} coordinates for a space of rank {len(shape)}")
@@ -49,7 +47,12 @@ def check_coords(coords: Sequence[int], shape: tuple[int, ...], what: str) -> tu
 
 def points_array(points: IntArray, rank: int, what: str) -> IntArray:
     """``points`` as an int64 array of shape ``(N, rank)``, or ``CoordinateError``."""
-    array = np.asarray(points, dtype=np.int64)
+    given = np.asarray(points)
+    if given.size and given.dtype.kind not in "iu":  # 1.5 or True must not become 1
+        raise CoordinateError(f"{what}: points must be integers, got an array of {given.dtype}")
+    if given.dtype.kind == "u" and given.size and int(given.max()) > INT64_MAX:
+        raise CoordinateError(f"{what}: points beyond 64-bit integers")
+    array = given.astype(np.int64)
     if array.ndim != 2 or array.shape[1] != rank:
         raise CoordinateError(
             f"{what}: points must have shape (N, {rank}), got {tuple(array.shape)}")
@@ -92,7 +95,7 @@ def evaluate(tm: TransformMap, coords: Sequence[int]) -> tuple[tuple[int, ...], 
     ``evaluate(tm, (1,)) == ((-1,), False)``.
     """
     amap = affine_map_of(tm)
-    point = tuple(coords)
+    point = integers(coords, "evaluate: coordinates", CoordinateError)
     lower = tuple(evaluate_expr(e, point) for e in amap.results)
     valid = all(0 <= lower[c.dim] < c.bound for c in validity_checks(tm))
     return lower, valid

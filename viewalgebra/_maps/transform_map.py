@@ -9,12 +9,12 @@ strict map would have rejected.
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import assert_never
 
 from .._cache import on_clear
+from .._ints import integers
 from ..errors import InvalidTransformError
 from .transforms import (
     AddDim,
@@ -67,12 +67,7 @@ class TransformMap:
                 raise InvalidTransformError(f"TransformMap ops must be transforms, got {op!r}")
         object.__setattr__(self, "ops", ops)
         for name in ("upper_bounds", "lower_bounds"):
-            try:
-                value = tuple(operator.index(b) for b in getattr(self, name))
-            except TypeError:
-                raise InvalidTransformError(
-                    f"{name} must be integers, got {getattr(self, name)!r}") from None
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, integers(getattr(self, name), name, InvalidTransformError))
         if any(b < 0 for b in self.upper_bounds):
             raise InvalidTransformError("Upper bound/shape component less than 0")
         if any(b < 0 for b in self.lower_bounds):

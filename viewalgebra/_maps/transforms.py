@@ -8,19 +8,16 @@ because most of them need the enclosing map.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
+from .._ints import integers
 from ..errors import InvalidTransformError
 
 
 def _ints(values: Sequence[int], what: str) -> tuple[int, ...]:
-    try:
-        return tuple(operator.index(v) for v in values)
-    except TypeError:
-        raise InvalidTransformError(f"{what} must be integers, got {list(values)!r}") from None
+    return integers(values, what, InvalidTransformError)
 
 
 def _names(values: Sequence[str], what: str) -> tuple[str, ...]:
