@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -256,3 +257,38 @@ def test_check_follows_a_kernels_accesses_through_its_fused_ops():
     reductions = json.loads(run("check", "--json", str(
         ROOT / "tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir")).stdout)["kernels"]
     assert "rock.reduce) is not elementwise" in reductions[-1]["error"]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "holds no transform map or view and no function"),
+    (b"hello world\n", "holds no transform map or view and no function"),
+    (b"abc\n\0def", ":2: not text (a NUL byte)"),
+    (b"#m = \xff\xfe\n", ":1: not UTF-8 text"),
+])
+def test_files_that_hold_no_mlir_exit_2_with_one_line(tmp_path, content, message):
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(content)
+    for command in ("check", "show", "invert"):
+        result = run(command, str(path))
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and message.replace(" and no function", "") in result.stderr
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "pipe.mlir"
+    os.mkfifo(fifo)
+    for args in (("check", str(fifo)), ("regularize", str(fifo))):
+        result = run(*args)
+        assert result.returncode == 2 and "not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("output", ["/no/such/dir/out.mlir", "/dev/full"])
+def test_an_unwritable_output_is_one_line_and_exit_2(output):
+    result = run("regularize", str(ROOT / "examples/bert_part_11.mlir"), "-o", output)
+    assert result.returncode == 2 and result.stderr.splitlines()[-1].startswith(f"viewalgebra: {output}: cannot write")
+
+
+@pytest.mark.parametrize("bits", ["0", "-8", "7", "48"])
+def test_bits_must_be_a_positive_multiple_of_the_element_width(bits):
+    result = run("vectorize", "--dim", "0", "--bits", bits, PAD_4_6)
+    assert result.returncode == 2 and f"--bits {bits}: must be a positive multiple" in result.stderr

@@ -108,9 +108,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"[{i}/{len(inputs)}] {label}", file=sys.stderr)
         try:
             reports.append(_report(args, label, load()))
-        except (OSError, UnicodeDecodeError) as e:
-            print(f"viewalgebra: cannot read {label}: {e}", file=sys.stderr)
-            failed = True
         except _InputError as e:
             print(f"viewalgebra: {e}", file=sys.stderr)
             failed = True
@@ -145,8 +142,8 @@ def _draw(args: argparse.Namespace) -> int:
             fixed[int(dim)] = int(coord)
         svg = draw_svg(chosen[0], rows=args.rows, cols=args.cols, fixed=fixed or None,
                        vector_dim=args.vector_dim)
-        Path(args.output).write_text(svg)
-    except (OSError, UnicodeDecodeError, ViewAlgebraError, _InputError) as e:
+        _write_text(args.output, svg)
+    except (ViewAlgebraError, _InputError) as e:
         return _bad_input(args, e)
     print(f"wrote {args.output}")
     return 0
@@ -167,7 +164,7 @@ def _regularize(args: argparse.Namespace) -> int:
     from ._mlir import read_mlir, write_mlir
 
     try:
-        module = read_mlir(Path(args.input).read_text(), errors="collect")
+        module = read_mlir(_read_text(Path(args.input)), errors="collect")
         kernels: dict[str, Kernel] = {}
         report: list[dict[str, Any]] = []
         for u in module.unreadable:
@@ -188,10 +185,12 @@ def _regularize(args: argparse.Namespace) -> int:
             for e in result.log:
                 print(f"@{f.name}: {e}", file=sys.stderr)
         text = write_mlir(module, kernels, generic=args.generic)
-    except (OSError, UnicodeDecodeError, ViewAlgebraError) as e:
+        if not module.functions and not module.unreadable:
+            raise _InputError(f"{args.input}: holds no function to regularize")
+        if args.output:
+            _write_text(args.output, text)
+    except (ViewAlgebraError, _InputError) as e:
         return _bad_input(args, e)
-    if args.output:
-        Path(args.output).write_text(text)
     if args.json:
         print(json.dumps({"file": args.input, "output": args.output, "functions": report}
                          | ({} if args.output else {"mlir": text}), indent=2))
@@ -206,6 +205,32 @@ class _InputError(Exception):
     """Bad input, reported in one line with exit status 2."""
 
 
+def _read_text(path: Path) -> str:
+    """The text of a regular file, or ``_InputError`` saying why not (a FIFO or device would
+    block or never end; NUL bytes or bytes that are not UTF-8 are not MLIR)."""
+    if not path.is_file():
+        raise _InputError(f"{path}: not a regular file")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise _InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    if b"\0" in data:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        raise _InputError(f"{path}:{line}: not text (a NUL byte)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise _InputError(f"{path}:{line}: not UTF-8 text") from None
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise _InputError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
 def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
     """(label, loader of the .mlir text) per input; a map given as text is a file of one map."""
     path = Path(arg)
@@ -213,9 +238,9 @@ def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
         files = sorted(path.glob("*.mlir"))
         if command != "check" or not files:
             raise _InputError(f"{arg}: a directory needs the check command and .mlir files in it")
-        return [(str(f), f.read_text) for f in files]
-    if path.is_file():
-        return [(arg, path.read_text)]
+        return [(str(f), lambda f=f: _read_text(f)) for f in files]
+    if path.exists():
+        return [(arg, lambda: _read_text(path))]
     if arg.lstrip().startswith(("#rock.transform_map", "<")):
         return [("<map>", lambda: arg)]
     raise _InputError(f"{arg}: no such file, and not a transform map in rocMLIR syntax")
@@ -235,12 +260,26 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
             raise errors[0]
         # check: the views built on such a map are left out (its finding says why)
         broken = args.command == "check" and any(m.map is None for m in maps)
-        report = _analyse(args, label, maps, _views(args, label, text, skip_broken=broken))
+        views = _views(args, label, text, skip_broken=broken)
+        if not maps and not views and not (args.command == "check" and _has_functions(text)):
+            raise _InputError(f"{label}: holds no transform map or view"
+                              + (" and no function" if args.command == "check" else ""))
+        report = _analyse(args, label, maps, views)
     except ViewAlgebraError as e:
         raise _InputError(f"{label}:{e}") from None
     if args.command == "check" and label != "<map>":
         report["kernels"] = _kernels(text)
     return report
+
+
+def _has_functions(text: str) -> bool:
+    from ._mlir import read_mlir
+
+    try:
+        module = read_mlir(text, errors="collect")
+    except ViewAlgebraError:
+        return False
+    return bool(module.functions or module.unreadable)
 
 
 def _kernels(text: str) -> list[dict[str, Any]]:
@@ -393,8 +432,11 @@ def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> di
         "dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
         "rocmlir": c.rocmlir, "verdict": c.verdict,
         "witness": None if c.exact.witness is None else str(c.exact.witness)}
-    if args is not None and (args.bits or args.power_of_two or args.aligned):
-        cap = elements_per_access(view, args.bits) if args.bits else None
+    if args is not None and (args.bits is not None or args.power_of_two or args.aligned):
+        if args.bits is not None and (args.bits < 1 or args.bits % view.buffer.bits):
+            raise _InputError(f"--bits {args.bits}: must be a positive multiple of the element's "
+                              f"{view.buffer.bits} bits ({view.buffer.dtype})")
+        cap = elements_per_access(view, args.bits) if args.bits is not None else None
         options = max_vector_length(view, dim, args.length, max_elements=cap,
                                     power_of_two=args.power_of_two, aligned=args.aligned)
         entry["with_options"] = {"length": options.length, "legal": list(options.legal), "cap": cap,
