@@ -12,6 +12,7 @@ from typing import Any
 from .._graph import Kernel
 from ..errors import InternalError, RegularizeError
 from .fusion import FusionIndex, mark, measure
+from .invariant import unmodeled
 from .patterns import R1, R2, Fill, Pattern, Stop
 from .results import Regularized, Rewrite
 
@@ -73,9 +74,12 @@ def _first_match(index: FusionIndex, patterns: Sequence[Pattern[Any]]) -> tuple[
 
 
 def _check_writers(g: FusionIndex) -> None:
+    # An op the reader does not model may write what it names but is not counted as a second
+    # writer: no rewrite changes its operands (a rewrite that would, refuses; docs/regularize.md).
     for a in g.kernel.allocs():
-        readers, writers = g.readers(a), g.writers(a)
-        if readers and not writers:
+        readers, every = g.readers(a), g.writers(a)
+        writers = [(op, v) for op, v in every if unmodeled(op) is None]
+        if readers and not every:
             raise RegularizeError(
                 f"%{a} is read by {readers[0][0].name} but no op writes it")
         if len(writers) > 1:

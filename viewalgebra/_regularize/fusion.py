@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from .._graph import Kernel, KernelIndex
-from .invariant import is_alloc
+from .invariant import is_alloc, pushable
 
 
 class FusionIndex(KernelIndex):
@@ -40,14 +40,14 @@ class FusionIndex(KernelIndex):
 
 def mark(index: FusionIndex) -> None:
     """Every user of an allocation that a fusing op uses becomes fusing, anchored there (not past
-    an op that R2 cannot push through)."""
+    an op that R2 cannot push through, such as one the reader does not model)."""
     # One pass in order of marking: an op marked later is looked at later in the same pass, and
     # an op already looked at has no unmarked user left (the graph does not change here).
     anchors = index.anchors
     names = list(anchors)
     for name in names:
         op = index.op(name)
-        if anchors[name] is not None and not op.elementwise:
+        if anchors[name] is not None and not pushable(op):
             continue
         for value in (*op.reads, *op.writes):
             buffer = index.chain(value)[0]

@@ -3,15 +3,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
-from .._graph import BufferValue, Kernel, KernelIndex
+from .._graph import BufferValue, Kernel, KernelIndex, Op
+from ..errors import RegularizeError
 from .results import Violation
 
 
 def is_alloc(k: Kernel, buffer: str) -> bool:
     v = k.values[buffer]
     return isinstance(v, BufferValue) and v.kind == "alloc"
+
+
+def unmodeled(op: Op) -> str | None:
+    """Where ``op`` is (``line:column``) if the ``.mlir`` reader kept it verbatim, not modeling it;
+    ``None`` for an op the graph models."""
+    where = op.attr("opaque")
+    return None if where is None else str(where)
+
+
+def pushable(op: Op) -> bool:
+    """Whether a view can be pushed through ``op``: elementwise, and modeled (an op the reader
+    keeps verbatim reads and writes every value it names, in a way the graph does not know)."""
+    return op.elementwise and unmodeled(op) is None
+
+
+def refuse_unmodeled(uses: Iterable[tuple[Op, str]], rewrite: str) -> None:
+    """``RegularizeError`` if ``rewrite`` would change an operand of an op the reader does not
+    model, one of ``uses`` (docs/regularize.md, "Ops the reader does not model")."""
+    for op, value in uses:
+        where = unmodeled(op)
+        if where is not None:
+            raise RegularizeError(
+                f"{rewrite} would change the operand %{value} of {op.kind} at {where}, an op the "
+                "reader does not model (it may read and write all its operands)")
 
 
 def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None, *,

@@ -31,7 +31,7 @@ from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
 from ..errors import InternalError, RegularizeError, ViewAlgebraError
 from .fusion import FusionIndex
-from .invariant import is_alloc
+from .invariant import is_alloc, pushable, refuse_unmodeled, unmodeled
 from .proofs import inside, is_identity, prove
 from .results import Rewrite, Rule
 
@@ -119,7 +119,7 @@ class R1:
         anchors = index.anchors
         for name, anchor in list(anchors.items()):
             op = index.op(name)
-            if anchor is not None and not op.elementwise:
+            if anchor is not None and not pushable(op):
                 continue  # a fusee R2 cannot push through stops the propagation
             for value in (*op.reads, *op.writes):
                 buffer, chain = index.chain(value)
@@ -208,6 +208,8 @@ def move_to_fresh(g: KernelIndex, op: Op, value: str, old: str, chain: tuple[Tra
     chain the inverse cancels) use it directly. R1's edit, and rocMLIR's input and output
     paths'."""
     k = g.kernel
+    # Every use of old changes (op's to the fresh allocation, the others to the inverse on it).
+    refuse_unmodeled(g.users(old), f"{rule} on %{old} at {op.name}")
     inverse = invert(chain)
     if inverse.maps is None:
         raise RegularizeError(
@@ -385,6 +387,10 @@ class R2:
 def _inverse_to_push(g: KernelIndex, op: Op, operand: str) -> Inverse | str:
     """The inverse of ``operand``'s view that R2 moves onto ``op``'s other operands, or why the
     views stay."""
+    where = unmodeled(op)
+    if where is not None:
+        return (f"{op.kind} at {where} is an op the reader does not model: its views stay, the "
+                "propagation stops here")
     if not op.elementwise:
         return f"{op.kind} is not elementwise: its views stay, the propagation stops here"
     shapes = {g.kernel.shape(v) for v in (*op.reads, *op.writes)}

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .._graph import Kernel, KernelIndex, Op, with_operands
 from ..errors import InternalError, RegularizeError
-from .invariant import fusion_closure
+from .invariant import fusion_closure, refuse_unmodeled, unmodeled
 from .patterns import fill_before_writers, move_to_fresh
 from .results import Regularized, Rewrite
 
@@ -46,9 +46,16 @@ def regularize_rocmlir(kernel: Kernel, max_iterations: int) -> Regularized:
             return Regularized(k, fusion_closure(g), tuple(log))
         alloc = worklist.pop(0)
         # An op that reads one value twice reads the same elements twice: one reader.
-        writers, readers = g.writers(alloc), list(dict.fromkeys(g.readers(alloc)))
+        writers, readers = _modeled_writers(g, alloc), list(dict.fromkeys(g.readers(alloc)))
         if not writers and not readers:
             continue
+        unknown = next((op for op in g.using(alloc) if unmodeled(op) is not None), None)
+        if not writers and unknown is not None:
+            if not any(g.chain(v)[1] for _, v in g.users(alloc)):
+                continue  # nothing to move
+            raise RegularizeError(
+                f"rocMLIR's placement on %{alloc}: its only writer is {unknown.kind} at "
+                f"{unmodeled(unknown)}, an op the reader does not model, and the placement needs it")
         if len(writers) != 1:
             raise RegularizeError(
                 f"%{alloc}: expected one operation to write this buffer, but there are {len(writers)}")
@@ -109,6 +116,22 @@ def _pending(g: KernelIndex, output_writes: set[tuple[str, str]], input_writes: 
     return total
 
 
+def _modeled_writers(g: KernelIndex, alloc: str) -> list[tuple[Op, str]]:
+    """The writers of ``alloc`` that the reader models. An op it does not model may write what it
+    names: through a view, it is a write the placement would have to move, so it is refused here;
+    used directly, it is not counted, and a move or copies that would change it refuse
+    (docs/regularize.md, "Ops the reader does not model")."""
+    uses = [(op, v) for op, v in g.users(alloc) if unmodeled(op) is not None]
+    viewed = [(op, v) for op, v in uses if g.chain(v)[1]]
+    if viewed:
+        op, value = viewed[0]
+        raise RegularizeError(
+            f"rocMLIR's placement on %{alloc}: {op.kind} at {unmodeled(op)}, an op the reader does not "
+            f"model, uses it through the view %{value} (it may write it there): the view would have to "
+            "move and its operand change")
+    return [(op, v) for op, v in g.writers(alloc) if unmodeled(op) is None]
+
+
 def _annotate_generics(g: KernelIndex, log: list[Rewrite]) -> None:
     """rocMLIR's ``annotateGenericOp``: ``rock.majorTensorNumber`` is the input that fusion
     traversal follows: the only input, else the largest input rooted at a function argument
@@ -116,8 +139,8 @@ def _annotate_generics(g: KernelIndex, log: list[Rewrite]) -> None:
     k = g.kernel
     arguments = {a: i for i, a in enumerate(k.arguments())}
     for op in list(k.ops):
-        if op.kind != "linalg.generic":
-            continue
+        if op.kind != "linalg.generic" or unmodeled(op) is not None:
+            continue  # a generic the reader keeps verbatim is written back as it was read
         best: int | None = 0 if len(op.reads) == 1 else None
         count, number = -1, len(arguments)
         for i, value in enumerate(op.reads if best is None else ()):
@@ -169,6 +192,7 @@ def _isolate_readers(g: KernelIndex, alloc: str, writer: Op, readers: list[tuple
                      log: list[Rewrite]) -> list[str]:
     """Give every reader its own copy of ``alloc``, made right after the writer."""
     k = g.kernel
+    refuse_unmodeled(readers, f"copies of %{alloc} for its {len(readers)} readers")
     fresh_allocs: list[str] = []
     position = g.position(writer.name) + 1
     for reader, read in readers:
