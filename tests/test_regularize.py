@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -851,6 +852,166 @@ def test_both_styles_terminate_on_ops_that_read_one_buffer_several_times(relatio
         got = va.kernel.run_kernel(result.kernel, inputs)
         for name in inputs:
             np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+
+
+# }}}
+
+
+# {{{ ops the reader does not model
+
+T44 = ('<affine_map<(d0, d1, d2) -> (d0, d2, d1)> by [<PassThrough ["g", "m", "n"] at [0, 1, 2] -> '
+       '["g", "m", "n"] at [0, 2, 1]>] bounds = [1, 4, 4] -> [1, 4, 4]>')
+M44 = "memref<1x4x4xf32>"
+
+
+def _exp(src: str, dst: str) -> str:
+    return ("  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, "
+            "affine_map<(d0, d1, d2) -> (d0, d1, d2)>],\n"
+            '      iterator_types = ["parallel", "parallel", "parallel"]}\n'
+            f"      ins(%{src} : {M44}) outs(%{dst} : {M44}) {{\n"
+            "  ^bb0(%i: f32, %o: f32):\n    %e = math.exp %i : f32\n    linalg.yield %e : f32\n  }\n")
+
+
+def _transpose(name: str, of: str) -> str:
+    return f"  %{name} = rock.transform %{of} by {T44} : {M44} to {M44}\n"
+
+
+def _gemm(out: str) -> str:
+    return f"  rock.gridwise_gemm %{out} = %a * %b storeMethod(set) : {M44} = memref<1x3x4xf32> * memref<1x3x4xf32>\n"
+
+
+def _unknown(value: str, custom: bool) -> str:
+    return f"  foo.baz %{value} : {M44}\n" if custom else f'  "foo.bar"(%{value}) : ({M44}) -> ()\n'
+
+
+def unknown_op_kernel(body: str) -> va.kernel.Kernel:
+    """A function with an intermediate ``%c`` (line 2) and the ops of ``body`` (from line 3); an
+    op the reader does not model (it names one value) doubles it when the interpreter runs it."""
+    text = (f"func.func @f(%a: memref<1x3x4xf32>, %b: memref<1x3x4xf32>, %d: {M44}, %out: {M44}) {{\n"
+            f"  %c = memref.alloc() : {M44}\n{body}  return\n}}\n")
+    (f,) = va.read_mlir(text).functions
+    k = f.kernel
+    for op in list(k.ops):
+        if op.attr("opaque") is not None:
+            k.replace_op(op, dataclasses.replace(op, fn=lambda x: 2 * x))
+    return k
+
+
+def unknown_ops(k: va.kernel.Kernel) -> list[va.kernel.Op]:
+    return [op for op in k.ops if op.attr("opaque") is not None]
+
+
+def assert_regularized_around_unknown_ops(k: va.kernel.Kernel, style: str) -> va.Regularized:
+    result = va.regularize(k, style)
+    if style == "seed":
+        assert va.kernel.check_invariant(result.kernel, result.fusing) == ()
+    else:
+        assert va.kernel.check_invariant(result.kernel, style="rocmlir") == ()
+    assert unknown_ops(result.kernel) == unknown_ops(k)  # the same operands, in the same order
+    assert_same_outputs(k, result.kernel)
+    return result
+
+
+@pytest.mark.parametrize("custom", [False, True])
+@pytest.mark.parametrize("style", ["seed", "rocmlir"])
+def test_an_unknown_op_elsewhere_stops_no_rewrite(style, custom):
+    k = unknown_op_kernel(_gemm("c") + _transpose("v", "c") + _exp("v", "out") + _unknown("d", custom))
+    result = assert_regularized_around_unknown_ops(k, style)
+    assert [r.rule for r in result.log] == (["R2"] if style == "seed" else ["output path"])
+
+
+@pytest.mark.parametrize("custom", [False, True])
+def test_an_unknown_op_on_an_intermediate_r2_does_not_touch(custom):
+    # The generic iterates over %c (R2): the op on %c keeps its operand and its place. rocMLIR's
+    # placement sees two readers of %c and would give each its own copy: the op would change.
+    k = unknown_op_kernel(_gemm("c") + _unknown("c", custom) + _transpose("v", "c") + _exp("v", "out"))
+    result = assert_regularized_around_unknown_ops(k, "seed")
+    assert [r.rule for r in result.log] == ["R2"]
+    name = "foo.baz" if custom else "foo.bar"
+    with pytest.raises(va.errors.RegularizeError, match=re.escape(
+            f"copies of %c for its 2 readers would change the operand %c of {name} at 4:3, an op the "
+            "reader does not model (it may read and write all its operands)")):
+        va.regularize(k, "rocmlir")
+
+
+@pytest.mark.parametrize("custom", [False, True])
+def test_an_unknown_op_on_a_buffer_r1_moves_is_refused(custom):
+    # The gemm writes %c through a transpose: R1 gives it a fresh buffer and every other use of %c
+    # goes through the inverse, the op's too. rocMLIR's output path moves nothing here (no reader
+    # reads %c through a view), so that style goes through.
+    k = unknown_op_kernel(_transpose("w", "c") + _gemm("w") + _exp("c", "out") + _unknown("c", custom))
+    name = "foo.baz" if custom else "foo.bar"
+    with pytest.raises(va.errors.RegularizeError) as caught:
+        va.regularize(k)
+    assert str(caught.value) == (
+        f"R1 on %c at gridwise_gemm would change the operand %c of {name} at 12:3, an op the reader "
+        "does not model (it may read and write all its operands)")
+    result = assert_regularized_around_unknown_ops(k, "rocmlir")
+    assert result.log == ()
+
+
+def test_an_unknown_op_on_an_input_path_move_is_refused():
+    # The generic writes %c through a transpose before the gemm reads it: rocMLIR's input path
+    # gives the generic a fresh buffer and the other uses of %c (the op's) go through the inverse.
+    # The seed's R2 makes the generic write %c directly and leaves the op alone.
+    body = (_transpose("w", "c") + _exp("d", "w") + f'  "foo.bar"(%c) : ({M44}) -> ()\n'
+            + f"  rock.gridwise_gemm %out = %c * %c storeMethod(set) : {M44} = {M44} * {M44}\n")
+    k = unknown_op_kernel(body)
+    result = assert_regularized_around_unknown_ops(k, "seed")
+    assert [r.rule for r in result.log] == ["R2"]
+    with pytest.raises(va.errors.RegularizeError, match=re.escape(
+            "input path on %c at generic would change the operand %c of foo.bar at 11:3")):
+        va.regularize(k, "rocmlir")
+
+
+@pytest.mark.parametrize("custom", [False, True])
+def test_an_unknown_op_through_a_view_keeps_it(custom):
+    # The seed cannot push through the op (as through a reduction): its view stays and the log
+    # names it. rocMLIR's placement would have to move it (the op may write %c through it).
+    k = unknown_op_kernel(_gemm("c") + _transpose("v", "c") + _unknown("v", custom) + _exp("c", "out"))
+    name = "foo.baz" if custom else "foo.bar"
+    result = va.regularize(k)
+    (stop,) = result.log
+    assert (stop.rule, stop.op, stop.buffer) == ("stop", unknown_ops(k)[0].name, "c")
+    assert stop.note.startswith(f"{name} at 5:3 is an op the reader does not model: its views stay")
+    assert {v.op for v in va.kernel.check_invariant(result.kernel, result.fusing)} == {stop.op}
+    assert unknown_ops(result.kernel) == unknown_ops(k)
+    assert_same_outputs(k, result.kernel)
+    with pytest.raises(va.errors.RegularizeError) as caught:
+        va.regularize(k, "rocmlir")
+    assert str(caught.value) == (
+        f"rocMLIR's placement on %c: {name} at 5:3, an op the reader does not model, uses it through "
+        "the view %v (it may write it there): the view would have to move and its operand change")
+
+
+def test_a_modeled_op_kept_verbatim_is_not_pushed_through():
+    # A memref.copy whose target is a subview (a value the graph does not hold) is kept verbatim:
+    # its kind is elementwise, but R2 must not change its operand.
+    body = (_gemm("c") + _transpose("v", "c")
+            + "  %s = memref.subview %d[0, 0, 0] [1, 4, 4] [1, 1, 1] : memref<1x4x4xf32> to memref<1x4x4xf32>\n"
+            + f"  memref.copy %v, %s : {M44} to {M44}\n" + _exp("c", "out"))
+    text = (f"func.func @f(%a: memref<1x3x4xf32>, %b: memref<1x3x4xf32>, %d: {M44}, %out: {M44}) {{\n"
+            f"  %c = memref.alloc() : {M44}\n{body}  return\n}}\n")
+    k = va.read_mlir(text).functions[0].kernel
+    (copy,) = [op for op in k.ops if op.kind == "memref.copy"]
+    assert copy.attr("opaque") == "6:3" and copy.elementwise
+    result = va.regularize(k)
+    (stop,) = result.log
+    assert stop.op == copy.name and stop.note.startswith("memref.copy at 6:3 is an op the reader does not model")
+    assert [op for op in result.kernel.ops if op.name == copy.name] == [copy]
+    with pytest.raises(va.errors.RegularizeError, match=re.escape("memref.copy at 6:3")):
+        va.regularize(k, "rocmlir")
+
+
+def test_an_unknown_op_is_written_back_as_it_was_read():
+    text = (f"func.func @f(%a: memref<1x3x4xf32>, %b: memref<1x3x4xf32>, %d: {M44}, %out: {M44}) {{\n"
+            f"  %c = memref.alloc() : {M44}\n" + _gemm("c") + _unknown("c", True) + _transpose("v", "c")
+            + _exp("v", "out") + _unknown("d", False) + "  return\n}\n")
+    module = va.read_mlir(text)
+    (f,) = module.functions
+    written = va.write_mlir(module, {f.name: va.regularize(f.kernel).kernel})
+    assert f"  foo.baz %c : {M44}\n" in written and f'  "foo.bar"(%d) : ({M44}) -> ()\n' in written
+    assert unknown_ops(va.read_mlir(written).functions[0].kernel) != []
 
 
 # }}}
