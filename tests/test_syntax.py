@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import viewalgebra as va
 
@@ -209,3 +211,13 @@ def test_pathological_expressions_are_refused_not_crashed(expr, message):
     with pytest.raises(va.errors.MlirParseError, match=re.escape(message)):
         va.read_mlir(f"func.func @f(%a: memref<4xf32>) {{\n  %0 = rock.transform %a by {text} : memref<4xf32> "
                      "to memref<4xf32>\n}")
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(text=st.text(alphabet="ab\n", max_size=40))
+def test_line_and_column_by_binary_search_equal_counting(text):
+    from viewalgebra._maps.lexer import line_column  # noqa: TID251 -- the fast path itself
+
+    for offset in range(len(text) + 1):
+        assert line_column(text, offset) == (text.count("\n", 0, offset) + 1,
+                                             offset - (text.rfind("\n", 0, offset) + 1) + 1)
