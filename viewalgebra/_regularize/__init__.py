@@ -5,7 +5,8 @@ The modules, each importing only from those above it in this list:
 
 * ``results``: the log entry ``Rewrite``, the result ``Regularized``, the ``Violation``;
 * ``proofs``: the ISL proofs that a rewrite preserves every access;
-* ``invariant``: ``check_invariant`` and the fusing ops it is stated for;
+* ``invariant``: ``check_invariant`` and the fusing ops it is stated for; the ops the reader does not
+  model, which no rewrite changes;
 * ``fusion``: the seed's index of fusing ops and their anchors, the marking, the termination measure;
 * ``patterns``: R1, R2 and the zero fill as patterns (``match`` and ``rewrite``);
 * ``driver``: the seed style, the patterns applied to a fixpoint;
