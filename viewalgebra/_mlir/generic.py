@@ -40,7 +40,7 @@ _REDUCTIONS = ("rock.reduce", "rock.blockwise_reduce")
 
 _ENUMS = {"storeMethod": "StoreMethod", "features": "GemmFeatures", "reduceMethod": "ReduceMethod"}
 
-_FASTMATH = frozenset({
+FASTMATH = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
     "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.maxf", "arith.minf",
     "math.exp", "math.exp2", "math.log", "math.sqrt", "math.rsqrt", "math.tanh", "math.absf",
@@ -209,7 +209,7 @@ def statement(text: str) -> str:
     types = _split_types(Cursor(text, tokens, colon + 1, len(tokens)))
     if name.text in ("linalg.yield", "func.return", "return"):
         return op("func.return" if name.text == "return" else name.text, operands, types)[0]
-    if name.text in _FASTMATH and not properties:
+    if name.text in FASTMATH and not properties:
         properties.append(("fastmath", "#arith.fastmath<none>"))
     if "to" in types:  # a cast: %r = arith.extf %a : f16 to f32
         i = types.index("to")

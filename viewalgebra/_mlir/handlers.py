@@ -19,9 +19,10 @@ from .._graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.lexer import Cursor, Token
 from .._maps.reshape import collapse_shape_map, expand_shape_map
+from .._maps.transform_map import TransformMap
 from .._maps.types import memref_type
 from ..errors import MlirParseError
-from .body import read_body
+from .body import Body, read_body
 from .indexing import indexing_maps
 from .model import GenericText
 
@@ -47,7 +48,7 @@ def handler(*names: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def _results(f: FunctionState, results: list[str], r: Reader, tok: Token, most: int = 1) -> None:
+def opaque_results(f: FunctionState, results: list[str], r: Reader, tok: Token, most: int = 1) -> None:
     """An op on memrefs defines nothing; on tensors it defines a tensor the graph does not hold."""
     if len(results) > most:
         raise MlirParseError(f"{tok.text} defines at most {most} value(s), not {len(results)}",
@@ -66,17 +67,25 @@ def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Toke
         raise Opaque(result)
     attributes = s.source(*s.balanced()) if s.at("{") else ""
     s.expect(":", "':' and the allocation's type")
-    shape, dtype, full = r.shaped_type(s)
+    add_alloc(r, f, tok, result, r.shaped_type(s), attributes)
+
+
+def add_alloc(r: Reader, f: FunctionState, tok: Token, result: str, typed: tuple[tuple[int, ...], str, str],
+              attributes: str) -> None:
+    """An allocation of the given type (shape, element type, text), its attribute dictionary as
+    written."""
+    shape, dtype, full = typed
+    kind = tok.text.strip('"')
     if not full.startswith("memref"):
-        raise MlirParseError(f"{tok.text} allocates a memref, not {full}", r.text, tok.offset)
+        raise MlirParseError(f"{kind} allocates a memref, not {full}", r.text, tok.offset)
     name = f.kernel.alloc(shape, dtype, name=result)
     f.names[result] = name
     if attributes:
         f.allocation_attributes[name] = attributes
     if full != memref_type(shape, dtype):
         f.types[name] = full
-    if tok.text != "memref.alloc":
-        f.allocators[name] = tok.text
+    if kind != "memref.alloc":
+        f.allocators[name] = kind
 
 
 @handler("rock.transform")
@@ -88,6 +97,11 @@ def _transform(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
     s.expect(":", "':' and the types")
     r.check_type(f, s, source, "source")
     s.expect("to", "'to' and the result type")
+    add_transform(r, f, s, result, source, tm)
+
+
+def add_transform(r: Reader, f: FunctionState, s: Cursor, result: str, source: str, tm: TransformMap) -> None:
+    """The view ``result`` of ``source`` by ``tm``, its result type at ``s``."""
     at = s.peek()
     shape = r.shaped_type(s)[0]
     if shape != tm.upper_bounds:
@@ -96,7 +110,7 @@ def _transform(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
     f.names[result] = f.kernel.view(source, [tm], name=result)
 
 
-def _reassociation(s: Cursor) -> list[list[int]]:
+def reassociation(s: Cursor) -> list[list[int]]:
     groups: list[list[int]] = []
     s.expect("[", "'[' opening the reassociation")
     while not s.accept("]"):
@@ -116,15 +130,20 @@ def _reassociation(s: Cursor) -> list[list[int]]:
 def _reshape(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
     source = r.lookup(f, s)
-    groups = _reassociation(s)
+    groups = reassociation(s)
     if s.accept("output_shape"):
         s.balanced()
     s.expect(":", "':' and the types")
     r.check_type(f, s, source, "source")
     s.expect("into", "'into' and the result type")
-    shape = r.shaped_type(s)[0]
+    add_reshape(r, f, tok, result, source, groups, r.shaped_type(s)[0])
+
+
+def add_reshape(r: Reader, f: FunctionState, tok: Token, result: str, source: str, groups: list[list[int]],
+                shape: tuple[int, ...]) -> None:
+    """The view ``result`` of ``source`` that ``memref.collapse_shape`` or ``expand_shape`` makes."""
     below = f.kernel.shape(source)
-    if tok.text == "memref.collapse_shape":
+    if tok.text.strip('"') == "memref.collapse_shape":
         tm = collapse_shape_map(below, groups)
         if tm.upper_bounds != shape:
             raise MlirParseError(f"collapsing {list(below)} by {groups} gives "
@@ -199,18 +218,7 @@ def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: To
     indices: dict[str, Any] = {}  # attributes such as rock.majorTensorNumber
     start, stop = s.balanced()
     for key, value in _entries(s, start, stop):
-        words = [t.text for t in value.tokens[value.pos:value.end]]
-        number = "".join(words[:-2])
-        if words[-2:] == [":", "index"] and re.fullmatch(r"-?[0-9]+", number) \
-                and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
-            indices[key] = int(number)  # e.g. rock.majorTensorNumber = 0 : index
-        elif key == "indexing_maps":
-            maps = _indexing_maps(r, value)
-        elif key == "iterator_types":
-            iterators = [t.text.strip('"') for t in value.tokens[value.pos:value.end]
-                         if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
-        else:
-            extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
+        generic_attribute(r, key, value, maps, iterators, extra, indices)
     ins = _operand_list(r, f, s, "ins")
     outs = _operand_list(r, f, s, "outs")
     if s.accept("attrs"):
@@ -222,6 +230,31 @@ def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: To
     body_start = s.pos
     body = read_body(s, len(ins), f.values)
     body_text = s.source(body_start, s.pos)
+    add_generic(r, f, tok, maps, iterators, extra, indices, ins, outs, body, body_text)
+
+
+def generic_attribute(r: Reader, key: str, value: Cursor, maps: list[tuple[A.AffineMap, str]],
+                      iterators: list[str], extra: list[str], indices: dict[str, Any]) -> None:
+    """One entry of a ``linalg.generic``'s attribute dictionary, into the list it belongs to."""
+    words = [t.text for t in value.tokens[value.pos:value.end]]
+    number = "".join(words[:-2])
+    if words[-2:] == [":", "index"] and re.fullmatch(r"-?[0-9]+", number) \
+            and key not in ("kind", "reads", "writes", "root", "fn", "name", "iterator_types"):
+        indices[key] = int(number)  # e.g. rock.majorTensorNumber = 0 : index
+    elif key == "indexing_maps":
+        maps[:] = _indexing_maps(r, value)
+    elif key == "iterator_types":
+        iterators[:] = [t.text.strip('"') for t in value.tokens[value.pos:value.end]
+                         if t.kind == "string" or t.text in ("parallel", "reduction", "window")]
+    else:
+        extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
+
+
+def add_generic(r: Reader, f: FunctionState, tok: Token, maps: list[tuple[A.AffineMap, str]],
+                iterators: list[str], extra: list[str], indices: dict[str, Any], ins: list[str],
+                outs: list[str], body: Body | None, body_text: str) -> None:
+    """The ``linalg.generic`` op, its inputs read through views of their indexing maps when it is
+    parallel (as rocMLIR's regularize pass rewrites them)."""
     if len(maps) != len(ins) + len(outs):
         raise MlirParseError(f"linalg.generic has {len(maps)} indexing maps for "
                              f"{len(ins) + len(outs)} operands", r.text, tok.offset)
@@ -288,7 +321,7 @@ def _operand_list(r: Reader, f: FunctionState, s: Cursor, word: str) -> list[str
 def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.gemm (tr)? %c = (tr)? %a * (tr)? %b ...``, ``rock.gridwise_gemm %c = %a * %b ...``,
     ``rock.gridwise_gemm_accel(%a, %b, %c) ...``."""
-    _results(f, results, r, tok)
+    opaque_results(f, results, r, tok)
     transposed: list[str] = []
     if s.accept("("):
         a = r.operand(f, s)
@@ -319,7 +352,7 @@ def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 @handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
 def _conv(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.conv(%filter, %input, %output) ...``: reads all but the last operand, writes it."""
-    _results(f, results, r, tok)
+    opaque_results(f, results, r, tok)
     s.expect("(", "'(' opening the operands")
     operands = [r.operand(f, s)]
     while s.accept(","):
@@ -341,7 +374,7 @@ def _attention(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 @handler("rock.reduce")
 def _reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.reduce sum %in into %out features = ... {axis = 1 : index, ...} : ...``."""
-    _results(f, results, r, tok)
+    opaque_results(f, results, r, tok)
     start = s.pos
     method = s.next("the reduction ('sum' or 'max')").text
     source = r.operand(f, s)
@@ -353,7 +386,7 @@ def _reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Tok
     if method not in ("sum", "max"):
         raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
                              r.text, s.tokens[start].offset)
-    fn = _maximum(axis) if method == "max" else None
+    fn = maximum(axis) if method == "max" else None
     r.template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
 
 
@@ -372,7 +405,7 @@ def _skip_to(s: Cursor, word: str) -> None:
 def _read_into(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.threadwise_read_into {attrs} [maps](%source) ([%extra, ...])? (if [%valid])?
     -> %dest : ...``: reads the view, writes ``%dest``. Results are kept out of the graph."""
-    _results(f, results, r, tok, most=len(results))
+    opaque_results(f, results, r, tok, most=len(results))
     if s.at("{"):
         s.balanced()
     source = r.inline_view(f, s)
@@ -437,7 +470,7 @@ def _broadcast_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str]
 @handler("rock.zero_init_kernel")
 def _zero_init(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.zero_init_kernel %buffer (features = ...)? {attrs} : type (-> type)?``: writes it."""
-    _results(f, results, r, tok)
+    opaque_results(f, results, r, tok)
     target = r.operand(f, s)
     r.template(f, s, tok.text, [], [target])
 
@@ -445,7 +478,7 @@ def _zero_init(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 @handler("rock.converting_copy_kernel")
 def _converting_copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.converting_copy_kernel %input to %output ...``: reads ``%input``, writes ``%output``."""
-    _results(f, results, r, tok)
+    opaque_results(f, results, r, tok)
     source = r.operand(f, s)
     s.expect("to", "'to' and the output")
     target = r.operand(f, s)
@@ -479,7 +512,7 @@ def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
     return out
 
 
-def _maximum(axis: int) -> Callable[[Any], Any]:
+def maximum(axis: int) -> Callable[[Any], Any]:
     def reduce(x: Any) -> Any:
         return np.max(x, axis=axis, keepdims=True)
     return reduce

@@ -26,9 +26,11 @@ from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
 from .._maps.types import parse_shaped_type
 from ..errors import InvalidTransformError, MlirParseError, TransformParseError, ViewAlgebraError
+from .generic_handlers import GENERIC_HANDLERS
 from .handlers import HANDLERS, SUPPORTED, Opaque
 from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 from .opaque import read_opaque
+from .record import GenericOp, read_generic_op, split
 
 __all__ = ["SUPPORTED", "GenericText", "MlirFunction", "MlirModule", "OpText", "Reader", "Slot",
            "Unreadable", "read_mlir"]
@@ -106,7 +108,11 @@ class Reader:
 
     def module(self) -> MlirModule:
         items: list[MlirFunction | Unreadable | str] = []
-        c = Cursor(self.text, self.tokens)
+        self._items(Cursor(self.text, self.tokens), items)
+        return MlirModule(tuple(items))
+
+    def _items(self, c: Cursor, items: list[MlirFunction | Unreadable | str]) -> None:
+        """The top-level items at ``c``: functions, aliases, modules in either form."""
         depth = 0
         while (tok := c.peek()) is not None:
             if tok.kind == "split":
@@ -130,13 +136,18 @@ class Reader:
                 c.next()
                 items.append("}")
                 depth -= 1
-            elif tok.text == "func.func":
+            elif tok.text == '"builtin.module"' and tok.kind == "string":
+                end = c.statement_end()
+                self._generic_module(Cursor(self.text, self.tokens, c.pos, end), items)
+                c.pos = end
+            elif tok.text == "func.func" or tok.text == '"func.func"' and tok.kind == "string":
                 end = c.statement_end()
                 function = Cursor(self.text, self.tokens, c.pos, end)
                 c.pos = end
                 _check_brackets(Cursor(self.text, self.tokens, function.pos, end))  # never collected
                 try:
-                    items.append(self._function(function))
+                    items.append(self._function(function) if tok.kind != "string"
+                                 else self._generic_function(function))
                 except MlirParseError as e:
                     if self.errors == "raise":
                         raise
@@ -149,7 +160,27 @@ class Reader:
                 c.pos = end
             else:
                 raise c.error("a function, an alias '#name = ...' or a module")
-        return MlirModule(tuple(items))
+
+    def _generic_module(self, c: Cursor, items: list[MlirFunction | Unreadable | str]) -> None:
+        """``"builtin.module"() <{sym_name = "m"}> ({ ... }) {attributes} : () -> ()``, as the
+        items of its custom form ``module @m attributes {...} {``, its contents and ``}``."""
+        op = read_generic_op(c, [])
+        if c.peek() is not None:
+            raise c.error("the end of builtin.module")
+        if len(op.regions) != 1 or op.operands:
+            raise MlirParseError("builtin.module has one region and no operands", self.text, op.name.offset)
+        header = "module"
+        if "sym_name" in op.attributes:
+            name = c.source(*op.attributes["sym_name"])
+            header += " @" + (name.strip('"') if re.fullmatch(r'"[\w$.\-]+"', name) else name)
+        rest = {k: v for k, v in op.attributes.items() if k not in op.properties}
+        if rest:
+            header += " attributes {" + ", ".join(
+                c.source(a - 2, b) if a < b else c.tokens[a - 1].text for a, b in rest.values()) + "}"
+        items.append(header + " {")
+        start, stop = op.regions[0]
+        self._items(Cursor(self.text, self.tokens, start + 1, stop - 1), items)
+        items.append("}")
 
     def _alias(self, c: Cursor) -> str:
         start = c.pos
@@ -248,6 +279,71 @@ class Reader:
             tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator,
             tuple(f.allocation_attributes.items()))
 
+    def _generic_function(self, c: Cursor) -> MlirFunction | str:
+        """``"func.func"() <{function_type = ..., sym_name = "f"}> ({ ^bb0(%arg0: T): ... })
+        {attributes} : () -> ()``, read as its custom form would be."""
+        start = c.pos
+        line = self.text.count("\n", 0, self.tokens[start].offset) + 1
+        op = read_generic_op(c, [])
+        if c.peek() is not None:
+            raise c.error("the end of func.func")
+        if len(op.regions) != 1 or "sym_name" not in op.attributes or "function_type" not in op.attributes:
+            raise MlirParseError("func.func has one region, a sym_name and a function_type", self.text,
+                                 op.name.offset)
+        region_start, region_stop = op.regions[0]
+        if region_stop - region_start == 2:
+            return c.source(start, c.pos)  # a declaration
+        name = c.source(*op.attributes["sym_name"]).strip('"')
+        visibility = (c.source(*op.attributes["sym_visibility"]).strip('"')
+                      if "sym_visibility" in op.attributes else "")
+        f = FunctionState(Kernel(name))
+        body = Cursor(self.text, self.tokens, region_start + 1, region_stop - 1)
+        arguments: list[str] = []
+        if body.at_kind("block"):
+            body.next()
+            if body.accept("("):
+                while not body.accept(")"):
+                    arg = body.value("an argument '%name: memref<...>'")
+                    body.expect(":", "':' and the argument's type")
+                    shape, dtype, full = self.any_type(body)
+                    value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
+                    arguments.append(arg)
+                    if not full.startswith("memref"):
+                        f.unshaped.add(value)
+                    if full and not (full.startswith("memref") and parse_shaped_type(full).plain):
+                        f.types[arg] = full
+                    if body.at("loc"):
+                        body.next()
+                        body.balanced()
+                    if not body.at(")"):
+                        body.expect(",", "',' or ')' in the arguments")
+            body.expect(":", "':' after the block arguments")
+        arg_attrs: list[tuple[str, str]] = []
+        if "arg_attrs" in op.attributes:
+            value = Cursor(self.text, self.tokens, *op.attributes["arg_attrs"])
+            spans = split(value, *value.balanced()) if value.at("[") else []
+            for arg, (a, b) in zip(arguments, spans, strict=False):
+                if b - a > 2:  # not {}
+                    arg_attrs.append((arg, c.source(a, b)))
+        signature = Cursor(self.text, self.tokens, *op.attributes["function_type"])
+        signature.balanced()
+        signature.expect("->", "'->' and the function's results")
+        results = signature.source(signature.pos, signature.end)
+        results = "" if results == "()" else f"-> {results}"
+        rest = [(k, v) for k, v in op.attributes.items() if k not in op.properties]
+        attributes = "{" + ", ".join(c.source(a - 2, b) if a < b else c.tokens[a - 1].text
+                                     for _, (a, b) in rest) + "}" if rest else ""
+        while body.peek() is not None:
+            end = body.statement_end()
+            stmt = Cursor(self.text, self.tokens, body.pos, end)
+            body.pos = end
+            self._statement(f, stmt)
+        return MlirFunction(
+            f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
+            tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
+            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator,
+            tuple(f.allocation_attributes.items()))
+
     def shaped_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
         """A memref or tensor type: shape, element type, and the full text as written.
 
@@ -298,14 +394,24 @@ class Reader:
             s.expect("=", "'=' after the results")
         after = s.pos
         tok = s.next("an op name")
-        name = tok.text
+        name = tok.text.strip('"') if tok.kind == "string" else tok.text
         handler = HANDLERS.get(name) if tok.kind == "ident" else None
-        if handler is None:
+        generic = GENERIC_HANDLERS.get(name) if tok.kind == "string" else None
+        if handler is None and generic is None:
             read_opaque(self, f, s, results, tok)
             return
         saved = f.snapshot()
         try:
-            handler(self, f, s, results, tok)
+            if generic is not None:
+                s.pos = after
+                op: GenericOp = read_generic_op(s, results)
+                if s.peek() is not None:
+                    raise s.error(f"the end of {name}")
+                s.pos = after
+                generic(self, f, s, op)
+                s.pos = s.end
+            elif handler is not None:
+                handler(self, f, s, results, tok)
             if s.peek() is not None:
                 raise s.error(f"the end of {name}")
         except Opaque:  # an operand the graph does not hold: keep the whole op as written
