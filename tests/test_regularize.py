@@ -1003,6 +1003,22 @@ def test_a_modeled_op_kept_verbatim_is_not_pushed_through():
         va.regularize(k, "rocmlir")
 
 
+def test_an_unknown_op_that_alone_writes_a_buffer():
+    # Read directly, nothing is moved: both styles go through. Read through a transpose, R1 (seed)
+    # and rocMLIR's placement (which needs the buffer's writer) refuse.
+    gemm = f"  rock.gridwise_gemm %out = %{{}} * %{{}} storeMethod(set) : {M44} = {M44} * {M44}\n"
+    direct = unknown_op_kernel(_unknown("c", False) + gemm.format("c", "c"))
+    for style in ("seed", "rocmlir"):
+        assert assert_regularized_around_unknown_ops(direct, style).log == ()
+    viewed = unknown_op_kernel(_unknown("c", False) + _transpose("v", "c") + gemm.format("v", "d"))
+    with pytest.raises(va.errors.RegularizeError, match=re.escape(
+            "R1 on %c at gridwise_gemm would change the operand %c of foo.bar at 3:3")):
+        va.regularize(viewed)
+    with pytest.raises(va.errors.RegularizeError, match=re.escape(
+            "rocMLIR's placement on %c: its only writer is foo.bar at 3:3, an op the reader does not model")):
+        va.regularize(viewed, "rocmlir")
+
+
 def test_an_unknown_op_is_written_back_as_it_was_read():
     text = (f"func.func @f(%a: memref<1x3x4xf32>, %b: memref<1x3x4xf32>, %d: {M44}, %out: {M44}) {{\n"
             f"  %c = memref.alloc() : {M44}\n" + _gemm("c") + _unknown("c", True) + _transpose("v", "c")
