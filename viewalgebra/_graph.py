@@ -83,9 +83,11 @@ class Op:
     @property
     def elementwise(self) -> bool:
         """Parallel and elementwise: a view can be pushed through it. A ``linalg.generic`` with
-        ``iterator_types`` other than ``"parallel"`` (e.g. a reduction) is not."""
+        ``iterator_types`` other than ``"parallel"`` (e.g. a reduction) is not, nor an op the
+        reader kept verbatim (``opaque``: it may read and write all its operands)."""
         iterators = self.attr("iterator_types", ())
-        return self.kind in ELEMENTWISE_KINDS and all(it == "parallel" for it in iterators)
+        return (self.kind in ELEMENTWISE_KINDS and all(it == "parallel" for it in iterators)
+                and self.attr("opaque") is None)
 
 
 @dataclass(slots=True)
