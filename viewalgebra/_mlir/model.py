@@ -92,7 +92,8 @@ class Unreadable:
 @dataclass(frozen=True, slots=True)
 class MlirModule:
     """A whole ``.mlir`` file: functions and, as written, everything else at the top level
-    (aliases, ``module`` braces, ``// -----`` separators, ops in generic form)."""
+    (aliases, ``module`` braces, ``// -----`` separators, top-level ops in generic form other
+    than modules and functions)."""
 
     items: tuple[MlirFunction | Unreadable | str, ...]
 

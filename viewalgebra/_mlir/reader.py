@@ -4,7 +4,10 @@ write them back: the driver (module, functions, statements) and what every op ha
 
 Ops with a handler (``handlers.py``, one per op name, following rocMLIR's op definitions in
 ``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``) become ops of the graph with their exact reads
-and writes. Any other op, in custom or generic form, with or without results and regions, is kept
+and writes. MLIR's generic form (``"builtin.module"``, ``"func.func"``, ``"rock.transform"(...)``,
+as ``mlir-opt --mlir-print-op-generic`` prints it) reads into the same graphs: ``record.py`` reads
+a generic op, ``generic_handlers.py`` has the handler of each op name ``handlers.py`` has. Any
+other op, in custom or generic form, with or without results and regions, is kept
 verbatim (``opaque.py``): it reads and writes every graph value it names, and what it defines is
 opaque to the graph, so that an op using such a value is kept verbatim too. Reading fails
 (``MlirParseError``) only on text that is not MLIR, on an op with a handler written wrongly, or on
@@ -42,7 +45,9 @@ def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> Ml
     Raises ``MlirParseError`` at the first function that cannot be read; with
     ``errors="collect"`` such a function becomes an ``Unreadable`` item and reading goes on. Ops
     the reader does not model are kept verbatim as opaque ops (``op.attr("opaque")`` is their
-    ``line:column``), which read and write every graph value they name.
+    ``line:column``), which read and write every graph value they name. Functions and modules
+    in MLIR's generic form read as their custom form does (what ``write_mlir(..., generic=True)``
+    writes reads back to the same graphs).
 
     Example: ``read_mlir(path.read_text()).function("bert_part_11__part_0").kernel`` is the
     kernel graph of ``regularize.mlir`` in rocMLIR's tests, with its collapse and expand shapes
