@@ -250,6 +250,14 @@ def test_generic_ops_without_a_handler_stay_opaque_others_are_read(text, kind, o
     assert (op.kind, op.attr("opaque")) == (kind, opaque)
 
 
+def test_a_generic_function_that_cannot_be_read_is_named_where_it_fails():
+    text = ('"func.func"() <{function_type = (memref<4xf32>) -> (), sym_name = "g"}> ({\n^bb0(%a: memref<4xf32>):\n'
+            '  "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()\n  "func.return"() : () -> ()\n}) : () -> ()\n')
+    (u,) = va.read_mlir(text, errors="collect").unreadable
+    assert (u.name, str(u.error)) == ("g", "3:21: %b is not defined (or not a memref)")
+    assert va.write_mlir(va.read_mlir(text, errors="collect")) == text
+
+
 def test_cli_generic(tmp_path):
     out = tmp_path / "out.mlir"
     result = run("regularize", str(DATA / "rocmlir" / "regularize.mlir"), "--style", "rocmlir", "--generic",

@@ -550,6 +550,11 @@ def _check_brackets(c: Cursor) -> None:
 
 
 def _name(c: Cursor) -> str:
+    if (first := c.peek()) is not None and first.text == '"func.func"':  # generic form: its sym_name
+        for i in range(c.pos, min(c.end, c.pos + 200) - 2):
+            if c.tokens[i].text == "sym_name" and c.tokens[i + 1].text == "=":
+                return c.tokens[i + 2].text.strip('"')
+        return "?"
     tok = c.peek(1)
     if tok is not None and tok.kind != "symbol":
         tok = c.peek(2)
