@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._lines import line_column
+
 
 class ViewAlgebraError(Exception):
     """Root of every error viewalgebra raises on purpose."""
@@ -28,10 +30,8 @@ class TransformParseError(ViewAlgebraError, ValueError):
         """The whole text that was being parsed."""
         self.offset = offset
         """Character offset of the error in ``text``."""
-        self.line = text.count("\n", 0, offset) + 1
-        """1-based line of the error."""
-        self.column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        """1-based column of the error."""
+        self.line, self.column = line_column(text, offset)
+        """1-based line and column of the error."""
         self.reason = message
         """The message without its location."""
         super().__init__(f"{self.line}:{self.column}: {message}")

@@ -9,11 +9,10 @@ an alias ``#x``). Attribute and type syntax is left as text for the parsers that
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from .._lines import line_column
 from ..errors import MlirParseError, TransformParseError
 
 _TOKEN = re.compile(r"""
@@ -205,20 +204,6 @@ class Cursor:
                     depth -= 1
             i += 1
         return i
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of ``offset`` (a binary search: a file's many locations cost
-    ``O(log n)`` each, not a count from its start)."""
-    starts = _line_starts(text)
-    line = bisect.bisect_right(starts, offset)
-    return line, offset - starts[line - 1] + 1
-
-
-@lru_cache(maxsize=4)
-def _line_starts(text: str) -> list[int]:
-    """Offsets where each line starts."""
-    return [0, *(m.end() for m in re.finditer("\n", text))]
 
 
 def where(text: str, offset: int) -> str:

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._graph import Kernel
+from .._lines import line_column
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
-from .._maps.lexer import Cursor, Token, line_column, tokenize
+from .._maps.lexer import Cursor, Token, tokenize
 from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
 from .._maps.types import parse_shaped_type
@@ -235,7 +236,7 @@ class Reader:
 
     def _function(self, c: Cursor) -> MlirFunction | str:
         start = c.pos
-        line = self.text.count("\n", 0, self.tokens[start].offset) + 1
+        line = line_column(self.text, self.tokens[start].offset)[0]
         c.expect("func.func")
         visibility = c.next().text if c.at("private") or c.at("public") or c.at("nested") else ""
         name = c.kind("symbol", "the function's name '@name'").text[1:].strip('"')
@@ -288,7 +289,7 @@ class Reader:
         """``"func.func"() <{function_type = ..., sym_name = "f"}> ({ ^bb0(%arg0: T): ... })
         {attributes} : () -> ()``, read as its custom form would be."""
         start = c.pos
-        line = self.text.count("\n", 0, self.tokens[start].offset) + 1
+        line = line_column(self.text, self.tokens[start].offset)[0]
         op = read_generic_op(c, [])
         if c.peek() is not None:
             raise c.error("the end of func.func")
