@@ -274,16 +274,7 @@ class Reader:
             return c.source(start, c.pos)  # a declaration
         s, e = c.balanced()
         body = Cursor(self.text, self.tokens, s + 1, e - 1)
-        while body.peek() is not None:
-            end = body.statement_end()
-            stmt = Cursor(self.text, self.tokens, body.pos, end)
-            body.pos = end
-            self._statement(f, stmt)
-        return MlirFunction(
-            f.kernel, bool(_KERNEL_ATTR.search(attributes)), line, visibility, attributes, results,
-            tuple(arg_attrs), tuple(f.types.items()), tuple(f.allocators.items()), tuple(f.constants),
-            tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator,
-            tuple(f.allocation_attributes.items()))
+        return self._function_body(f, body, line, visibility, attributes, results, arg_attrs)
 
     def _generic_function(self, c: Cursor) -> MlirFunction | str:
         """``"func.func"() <{function_type = ..., sym_name = "f"}> ({ ^bb0(%arg0: T): ... })
@@ -339,6 +330,11 @@ class Reader:
         rest = [(k, v) for k, v in op.attributes.items() if k not in op.properties]
         attributes = "{" + ", ".join(c.source(a - 2, b) if a < b else c.tokens[a - 1].text
                                      for _, (a, b) in rest) + "}" if rest else ""
+        return self._function_body(f, body, line, visibility, attributes, results, arg_attrs)
+
+    def _function_body(self, f: FunctionState, body: Cursor, line: int, visibility: str,
+                       attributes: str, results: str, arg_attrs: Sequence[tuple[str, str]]) -> MlirFunction:
+        """Read the statements of a function's body (either form) and make the function."""
         while body.peek() is not None:
             end = body.statement_end()
             stmt = Cursor(self.text, self.tokens, body.pos, end)
