@@ -5,7 +5,7 @@ See docs/semantics.md, Direction and composition.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -117,14 +117,7 @@ def all_points(shape: Sequence[int]) -> IntArray:
 
 def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     """Addresses (-1 where invalid) and validity of the given view points, shape ``(N, rank)``."""
-    coords = points_array(points, view.rank, "addresses_of")
-    valid = np.ones(coords.shape[0], dtype=np.bool_)
-    narrow = view.narrow_links()
-    for k, m in enumerate(view.maps):
-        coords, ok = evaluate_array(m, coords)
-        valid &= ok
-        for _, d, b in (link for link in narrow if link[0] == k):
-            valid &= coords[:, d] < b
+    coords, valid = _through_maps(view, points_array(points, view.rank, "addresses_of"), evaluate_array)
     if len(coords):
         largest = np.abs(coords).max(axis=0).tolist()
         require_int64([abs(view.buffer.offset) + sum(
@@ -135,20 +128,28 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     return np.where(valid, addr, -1), valid
 
 
+def _through_maps(view: View, coords: IntArray,
+                  apply: Callable[[TransformMap, IntArray], tuple[IntArray, BoolArray]]
+                  ) -> tuple[IntArray, BoolArray]:
+    """Buffer coordinates and validity of view points, each map applied by ``apply``; a lenient
+    view's narrower spaces below its maps (``View.narrow_links``) count too."""
+    valid = np.ones(coords.shape[0], dtype=np.bool_)
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
+        coords, ok = apply(m, coords)
+        valid &= ok
+        for _, d, b in (link for link in narrow if link[0] == k):
+            valid &= coords[:, d] < b
+    return coords, valid
+
+
 def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     """``addresses_of`` for an ``(N, rank)`` array of points of the view's box, checked once per
     view (from the bounds, not from the points) instead of per map and call; ``ViewAlgebraError``
     where the bounds let a value leave 64-bit integers (``addresses_of`` may still evaluate it)."""
     if not _fits_int64(view):
         raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
-    coords = points
-    valid = np.ones(coords.shape[0], dtype=np.bool_)
-    narrow = view.narrow_links()
-    for k, m in enumerate(view.maps):
-        coords, ok = apply_array(m, coords)
-        valid &= ok
-        for _, d, b in (link for link in narrow if link[0] == k):
-            valid &= coords[:, d] < b
+    coords, valid = _through_maps(view, points, apply_array)
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
     return np.where(valid, addr, -1), valid
 
