@@ -297,7 +297,7 @@ def test_strategies_cover_every_feature() -> None:
     largest = [0]
 
     @given(view=VIEWS)
-    @settings(derandomize=True, deadline=None, max_examples=300, database=None)
+    @settings(derandomize=True, deadline=None, max_examples=600, database=None)
     def collect(view: va.View) -> None:
         seen.update(features(view))
         largest[0] = max(largest[0], math.prod(view.shape),
