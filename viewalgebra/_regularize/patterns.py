@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, Protocol, TypeVar
 
+from .._budget import isl_errors
 from .._cache import on_clear
 from .._graph import KernelIndex, Op, with_operands
 from .._invert import Inverse, invert
@@ -216,8 +217,10 @@ def move_to_fresh(g: KernelIndex, op: Op, value: str, old: str, chain: tuple[Tra
             f"{rule} on %{old}: the view %{value} that {op.name} uses is not invertible: {inverse.reason}")
     others = [(o, v) for o, v in g.users(old) if not (o.name == op.name and v == value)]
     if inverse.uncovered is not None:
+        with isl_errors(f"{rule} on %{old}"):
+            covered = box(k.shape(old)) - inverse.uncovered
         for o, v in others:
-            if v in o.reads and not inside(k, v, box(k.shape(old)) - inverse.uncovered):
+            if v in o.reads and not inside(k, v, covered):
                 raise RegularizeError(
                     f"R1 on %{old}: the view %{value} of {op.name} covers only part of %{old}, but "
                     f"{o.name} reads %{v} outside it (the inverse is not defined on the region used)")
