@@ -8,6 +8,7 @@ Exit codes: 0 nothing to report, 1 findings (hazards, an unsound rocMLIR answer)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -161,44 +162,115 @@ def _bad_input(args: argparse.Namespace, e: Exception) -> int:
 
 
 def _regularize(args: argparse.Namespace) -> int:
-    from ._mlir import read_mlir, write_mlir
+    """Read, regularize and write one function at a time: memory stays bounded by the largest
+    function, not the file. Output goes to a file beside ``-o`` that replaces it at the end (a
+    failed run leaves no partial file), or to stdout as each function is written."""
+    from ._mlir import ItemWriter, MlirFunction, Unreadable, iter_mlir
 
+    report: list[dict[str, Any]] = []
+    sink = _Sink(args.output, keep=args.json and not args.output)
     try:
-        module = read_mlir(_read_text(Path(args.input)), errors="collect")
-        kernels: dict[str, Kernel] = {}
-        report: list[dict[str, Any]] = []
-        for u in module.unreadable:
-            report.append({"function": u.name, "unreadable": str(u.error)})
-            print(f"viewalgebra: {args.input}:{u.error} (@{u.name} left as written)", file=sys.stderr)
-        for f in module.functions:
-            if not f.is_kernel or not any(op.root for op in f.kernel.ops):
-                why = "no kernel attribute" if not f.is_kernel else "no fusion root"
-                report.append({"function": f.name, "skipped": why})
-                print(f"@{f.name}: left alone ({why})", file=sys.stderr)
-                continue
-            result = regularize(f.kernel, args.style)
-            kernels[f.name] = result.kernel
-            left = check_invariant(result.kernel, result.fusing, style=args.style)
-            report.append({"function": f.name, "style": args.style,
-                           "rewrites": [str(e) for e in result.log],
-                           "views_left": [f"%{v.value} of %{v.buffer} at {v.op}" for v in left]})
-            for e in result.log:
-                print(f"@{f.name}: {e}", file=sys.stderr)
-        text = write_mlir(module, kernels, generic=args.generic)
-        if not module.functions and not module.unreadable:
+        writer = ItemWriter(args.generic)
+        pending: list[str] = []
+        any_function = False
+        for item in iter_mlir(_read_text(Path(args.input)), errors="collect"):
+            kernel: Kernel | None = None
+            if isinstance(item, Unreadable):
+                any_function = True
+                report.append({"function": item.name, "unreadable": str(item.error)})
+                print(f"viewalgebra: {args.input}:{item.error} (@{item.name} left as written)",
+                      file=sys.stderr)
+            elif isinstance(item, MlirFunction):
+                any_function = True
+                kernel = _regularize_function(args, item, report)
+            # What comes before a function (aliases, a module's header) is written with it: a
+            # run that stops at its first function writes nothing.
+            pending.append(writer.write(item, kernel))
+            if isinstance(item, (MlirFunction, Unreadable)):
+                sink.write("".join(pending))
+                pending.clear()
+        if not any_function:
             raise _InputError(f"{args.input}: holds no function to regularize")
-        if args.output:
-            _write_text(args.output, text)
+        sink.write("".join(pending))
+        sink.close()
     except (ViewAlgebraError, _InputError) as e:
+        sink.abandon()
         return _bad_input(args, e)
     if args.json:
         print(json.dumps({"file": args.input, "output": args.output, "functions": report}
-                         | ({} if args.output else {"mlir": text}), indent=2))
-    elif not args.output:
-        print(text, end="")
-    else:
+                         | ({} if args.output else {"mlir": sink.text()}), indent=2))
+    elif args.output:
         print(f"wrote {args.output}")
     return 1 if any(r.get("views_left") or r.get("unreadable") for r in report) else 0
+
+
+def _regularize_function(args: argparse.Namespace, f: Any, report: list[dict[str, Any]]) -> Kernel | None:
+    """The regularized kernel of ``f`` (an ``MlirFunction``), or ``None`` when it is left alone."""
+    if not f.is_kernel or not any(op.root for op in f.kernel.ops):
+        why = "no kernel attribute" if not f.is_kernel else "no fusion root"
+        report.append({"function": f.name, "skipped": why})
+        print(f"@{f.name}: left alone ({why})", file=sys.stderr)
+        return None
+    result = regularize(f.kernel, args.style)
+    left = check_invariant(result.kernel, result.fusing, style=args.style)
+    report.append({"function": f.name, "style": args.style,
+                   "rewrites": [str(e) for e in result.log],
+                   "views_left": [f"%{v.value} of %{v.buffer} at {v.op}" for v in left]})
+    for e in result.log:
+        print(f"@{f.name}: {e}", file=sys.stderr)
+    return result.kernel
+
+
+class _Sink:
+    """Where ``regularize`` writes, a function at a time: a file written beside the output and
+    moved over it at the end (the output itself when it is not a regular file, e.g. /dev/null),
+    stdout, or kept in memory (``--json`` without ``-o`` prints the text in the report)."""
+
+    def __init__(self, output: str | None, keep: bool) -> None:
+        self.output = output
+        self.kept: list[str] | None = [] if keep else None
+        self.file: Any = None
+        self.partial: Path | None = None
+
+    def write(self, text: str) -> None:
+        if self.kept is not None:
+            self.kept.append(text)
+        elif self.output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                if self.file is None:
+                    path = Path(self.output)
+                    if path.is_file() or not path.exists():
+                        self.partial = path.with_name(f".{path.name}.partial")
+                        path = self.partial
+                    self.file = path.open("w")
+                self.file.write(text)
+            except OSError as e:
+                raise _InputError(f"{self.output}: cannot write: {e.strerror or e}") from None
+
+    def text(self) -> str:
+        return "".join(self.kept or [])
+
+    def close(self) -> None:
+        if self.output is None:
+            return
+        try:
+            if self.file is None:
+                self.write("")
+            if self.file is not None:
+                self.file.close()
+            if self.partial is not None:
+                self.partial.replace(self.output)
+        except OSError as e:
+            raise _InputError(f"{self.output}: cannot write: {e.strerror or e}") from None
+
+    def abandon(self) -> None:
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+        if self.partial is not None:
+            self.partial.unlink(missing_ok=True)
 
 
 class _InputError(Exception):

@@ -17,7 +17,7 @@ shapes a kernel graph cannot hold (dynamic sizes, memref layouts).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -25,7 +25,7 @@ from .._graph import Kernel
 from .._lines import line_column
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
-from .._maps.lexer import Cursor, Token, tokenize
+from .._maps.lexer import Cursor, Token, starts_statement, tokenize
 from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
 from .._maps.types import parse_shaped_type
@@ -37,7 +37,7 @@ from .opaque import read_opaque
 from .record import GenericOp, read_generic_op, split
 
 __all__ = ["SUPPORTED", "GenericText", "MlirFunction", "MlirModule", "OpText", "Reader", "Slot",
-           "Unreadable", "read_mlir"]
+           "Unreadable", "iter_mlir", "read_mlir"]
 
 
 def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> MlirModule:
@@ -55,6 +55,18 @@ def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> Ml
     and the generic's broadcasting indexing maps as views.
     """
     return Reader(text, errors).module()
+
+
+def iter_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise",
+              ) -> Iterator[MlirFunction | Unreadable | str]:
+    """The items of ``read_mlir(text, errors=errors)``, one at a time, each read when it is
+    asked for: only the tokens of one top-level item (a function, an alias) are held at a time,
+    so that a file of many functions is read in memory bounded by its largest function.
+
+    A module in generic form (``"builtin.module"``) is one top-level op: its items are read at
+    once.
+    """
+    return Reader(text, errors).items()
 
 
 _KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
@@ -104,18 +116,62 @@ class Reader:
     def __init__(self, text: str, errors: Literal["raise", "collect"] = "raise") -> None:
         self.errors = errors
         self.text = text
-        self.tokens = tokenize(text)
+        self.tokens: list[Token] = []
+        """The tokens of the top-level item being read."""
         self.affine: dict[str, A.AffineMap] = {}
-        self.maps: dict[str, int] = {}
-        """Transform-map aliases: the token where each value starts."""
+        self.maps: dict[str, tuple[list[Token], int]] = {}
+        """Transform-map aliases: the tokens of each alias and the token where its value starts."""
         self.written: dict[TransformMap, A.AffineMap] = {}
 
     # {{{ top level
 
     def module(self) -> MlirModule:
-        items: list[MlirFunction | Unreadable | str] = []
-        self._items(Cursor(self.text, self.tokens), items)
-        return MlirModule(tuple(items))
+        return MlirModule(tuple(self.items()))
+
+    def items(self) -> Iterator[MlirFunction | Unreadable | str]:
+        """The top-level items, each read when asked for (what ``_items`` reads from a list of
+        all the tokens, read here from tokens lexed one item at a time)."""
+        source = _Lazy(self.text)
+        depth = 0
+        while (tok := source.peek()) is not None:
+            if tok.kind == "split":
+                source.next()
+                self.affine, self.maps = {}, {}
+                yield "// -----"
+            elif tok.kind == "hash":
+                self.tokens = source.statement()
+                yield self._alias(Cursor(self.text, self.tokens))
+            elif tok.text == "module":
+                self.tokens = source.module_header()
+                c = Cursor(self.text, self.tokens)
+                c.next()
+                if c.at_kind("symbol"):
+                    c.next()
+                if c.accept("attributes"):
+                    c.balanced()
+                header = c.source(0, c.pos)
+                c.expect("{", "'{' opening the module")
+                source.skip(c.pos)
+                depth += 1
+                yield header + " {"
+            elif tok.text == "}" and depth:
+                source.next()
+                depth -= 1
+                yield "}"
+            elif tok.text == '"builtin.module"' and tok.kind == "string":
+                self.tokens = source.statement()
+                items: list[MlirFunction | Unreadable | str] = []
+                self._generic_module(Cursor(self.text, self.tokens), items)
+                yield from items
+            elif tok.text == "func.func" or tok.text == '"func.func"' and tok.kind == "string":
+                self.tokens = source.statement()
+                yield self._top_function(Cursor(self.text, self.tokens), tok)
+            elif tok.kind == "string":
+                self.tokens = source.statement()
+                yield Cursor(self.text, self.tokens).source(0, len(self.tokens))
+            else:
+                raise Cursor(self.text, [tok]).error("a function, an alias '#name = ...' or a module")
+            self.tokens = []
 
     def _items(self, c: Cursor, items: list[MlirFunction | Unreadable | str]) -> None:
         """The top-level items at ``c``: functions, aliases, modules in either form."""
@@ -150,22 +206,27 @@ class Reader:
                 end = c.statement_end()
                 function = Cursor(self.text, self.tokens, c.pos, end)
                 c.pos = end
-                _check_brackets(Cursor(self.text, self.tokens, function.pos, end))  # never collected
-                try:
-                    items.append(self._function(function) if tok.kind != "string"
-                                 else self._generic_function(function))
-                except MlirParseError as e:
-                    if self.errors == "raise":
-                        raise
-                    function.pos = function.begin
-                    items.append(Unreadable(_name(function), function.tokens[function.begin].offset, e,
-                                            function.source(function.begin, function.end)))
+                items.append(self._top_function(function, tok))
             elif tok.kind == "string":
                 end = c.statement_end()
                 items.append(c.source(c.pos, end))
                 c.pos = end
             else:
                 raise c.error("a function, an alias '#name = ...' or a module")
+
+    def _top_function(self, function: Cursor, tok: Token) -> MlirFunction | Unreadable | str:
+        """A ``func.func`` at the top level or in a module, either form; ``Unreadable`` when it
+        cannot be read and errors are collected."""
+        _check_brackets(Cursor(self.text, self.tokens, function.pos, function.end))  # never collected
+        try:
+            return (self._function(function) if tok.kind != "string"
+                    else self._generic_function(function))
+        except MlirParseError as e:
+            if self.errors == "raise":
+                raise
+            function.pos = function.begin
+            return Unreadable(_name(function), function.tokens[function.begin].offset, e,
+                              function.source(function.begin, function.end))
 
     def _generic_module(self, c: Cursor, items: list[MlirFunction | Unreadable | str]) -> None:
         """``"builtin.module"() <{sym_name = "m"}> ({ ... }) {attributes} : () -> ()``, as the
@@ -201,7 +262,7 @@ class Reader:
         if first.text == "affine_map":
             self.affine[name] = self.affine_map(value, value.pos, end)
         elif first.text == "#rock.transform_map":
-            self.maps[name] = value.pos
+            self.maps[name] = (self.tokens, value.pos)
         return c.source(start, end)
 
     def affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
@@ -211,11 +272,13 @@ class Reader:
         except TransformParseError as e:
             raise MlirParseError(e.reason, self.text, e.offset) from None
 
-    def transform_map(self, index: int) -> TransformMap:
-        """The map at token ``index`` (its ``<`` or ``#rock.transform_map``)."""
-        offset = self.tokens[index].offset
+    def transform_map(self, index: int, tokens: list[Token] | None = None) -> TransformMap:
+        """The map at token ``index`` (its ``<`` or ``#rock.transform_map``) of ``tokens``
+        (default: the item's)."""
+        tokens = self.tokens if tokens is None else tokens
+        offset = tokens[index].offset
         try:
-            parsed, _ = read_transform_map_tokens(self.text, self.tokens, index, strict=False,
+            parsed, _ = read_transform_map_tokens(self.text, tokens, index, strict=False,
                                                   aliases=self.affine)
         except TransformParseError as e:
             raise MlirParseError(e.reason, self.text, e.offset) from None
@@ -468,7 +531,7 @@ class Reader:
             s.next()
             if tok.text[1:] not in self.maps:
                 raise MlirParseError(f"undefined transform map {tok.text}", self.text, tok.offset)
-            return self.transform_map(self.maps[tok.text[1:]])
+            return self.transform_map(self.maps[tok.text[1:]][1], self.maps[tok.text[1:]][0])
         raise s.error("a transform map '<affine_map<...> by [...] ...>' or '#alias'")
 
     def inline_view(self, f: FunctionState, s: Cursor) -> tuple[int, str]:
@@ -560,3 +623,94 @@ def _name(c: Cursor) -> str:
 
 def _end(tok: Token) -> int:
     return tok.offset + len(tok.text)
+
+
+_OPEN = frozenset("([{<")
+_CLOSE = frozenset(")]}>")
+"""Brackets as ``viewalgebra/_maps/lexer.py`` counts them (``->`` is a token of its own)."""
+
+
+class _Lazy:
+    """The tokens of a text, lexed a block of lines at a time as they are needed (a token never
+    spans a line break, so a block cut after one lexes as it would in the whole text)."""
+
+    BLOCK = 1 << 16
+    """Characters lexed at a time (then up to the end of the line)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.done = 0
+        """Where the text not yet lexed starts (a line start)."""
+        self.ahead: list[Token] = []
+        self.at = 0
+        """The next token is ``ahead[at]``."""
+
+    def peek(self, k: int = 0) -> Token | None:
+        while self.at + k >= len(self.ahead) and self.done < len(self.text):
+            self._more()
+        return self.ahead[self.at + k] if self.at + k < len(self.ahead) else None
+
+    def next(self) -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise MlirParseError("unexpected end of file", self.text, len(self.text))
+        self.at += 1
+        return tok
+
+    def skip(self, n: int) -> None:
+        """Drop ``n`` tokens (those read from a list ``take`` returned)."""
+        self.at += n
+
+    def _more(self) -> None:
+        end = self.text.find("\n", self.done + self.BLOCK)
+        end = len(self.text) if end < 0 else end + 1
+        base = self.done
+        try:
+            block = tokenize(self.text[base:end])
+        except MlirParseError as e:
+            raise MlirParseError(e.reason, self.text, base + e.offset) from None
+        self.ahead = [*self.ahead[self.at:], *(Token(t.kind, t.text, t.offset + base, t.line_start)
+                                               for t in block)]
+        self.at, self.done = 0, end
+
+    def statement(self) -> list[Token]:
+        """The tokens of the statement starting here, as ``Cursor.statement_end`` cuts it."""
+        out: list[Token] = []
+        depth = 0
+        while (tok := self.peek()) is not None:
+            if out and depth == 0 and tok.line_start and starts_statement(tok):
+                break
+            if tok.kind not in ("string", "arrow"):
+                if tok.text in _OPEN:
+                    depth += 1
+                elif tok.text in _CLOSE:
+                    if depth == 0:
+                        break
+                    depth -= 1
+            out.append(tok)
+            self.at += 1
+        return out
+
+    def module_header(self) -> list[Token]:
+        """``module``, its name, ``attributes`` and their brackets, and the token after them,
+        ahead of reading (the caller ``skip``s what it reads)."""
+        k = 1
+        tok = self.peek(k)
+        if tok is not None and tok.kind == "symbol":
+            k += 1
+        tok = self.peek(k)
+        if tok is not None and tok.text == "attributes" and tok.kind != "string":
+            k += 1
+            depth = 0
+            while (tok := self.peek(k)) is not None:
+                k += 1
+                if tok.kind in ("string", "arrow"):
+                    continue
+                if tok.text in _OPEN:
+                    depth += 1
+                elif tok.text in _CLOSE:
+                    depth -= 1
+                if depth <= 0:
+                    break
+        self.peek(k)
+        return self.ahead[self.at:self.at + k + 1]

@@ -33,23 +33,37 @@ def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None, 
     Example: ``write_mlir(m, {f.name: regularize(f.kernel, "rocmlir").kernel for f in m.functions})``.
     """
     kernels = kernels or {}
-    out: list[str] = []
-    closers: list[str] = []
-    for item in module.items:
+    writer = ItemWriter(generic)
+    text = "".join(writer.write(item, kernels.get(item.name) if isinstance(item, MlirFunction) else None)
+                   for item in module.items)
+    return text or "\n"
+
+
+class ItemWriter:
+    """Writes a module's items one at a time, as ``write_mlir`` writes them all: each item's
+    text ends with a line break, and ``module`` braces indent what they hold."""
+
+    def __init__(self, generic: bool = False) -> None:
+        self.generic = generic
+        self.closers: list[str] = []
+
+    def write(self, item: MlirFunction | Unreadable | str, kernel: Kernel | None = None) -> str:
+        """``item`` as MLIR text, a function with ``kernel`` in place of its own if given."""
+        closers = self.closers
         indent = "  " * len(closers)
         if isinstance(item, MlirFunction):
-            out.append(_indented(write_function(item, kernels.get(item.name), generic=generic), len(closers)))
+            text = _indented(write_function(item, kernel, generic=self.generic), len(closers))
         elif isinstance(item, Unreadable):
-            out.append(indent + item.text)
+            text = indent + item.text
         elif item == "}" and closers:
-            out.append("  " * (len(closers) - 1) + closers.pop())
+            text = "  " * (len(closers) - 1) + closers.pop()
         elif item.endswith("{"):
-            head, closer = _module(item) if generic else (item, "}")
-            out.append(indent + head)
+            head, closer = _module(item) if self.generic else (item, "}")
+            text = indent + head
             closers.append(closer)
         else:
-            out.append(indent + item)
-    return "\n".join(out) + "\n"
+            text = indent + item
+        return text + "\n"
 
 
 _MODULE = re.compile(r"module(?:\s+@(\"(?:[^\"\\]|\\.)*\"|[\w$.\-]+))?"
