@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from . import answers, errors, isl, transforms
 from ._cache import clear_caches
 from ._equivalence import equivalent
+from ._index_range import index_range
 from ._invert import invert, verify_inverse
 from ._maps.buffer import Buffer
 from ._maps.chain import Chain, compose
@@ -105,6 +106,7 @@ __all__ = [
     "errors",
     "evaluate",
     "evaluate_array",
+    "index_range",
     "invert",
     "isl",
     "kernel",

@@ -13,6 +13,8 @@ switch); docs/vectorize.md compares the two:
 * ``find_contiguous_groups`` is ``findContiguousGroups`` with ``findCountiguousGroupsUnmerge``.
 * ``rocmlir_vector_length`` is the Value API ``getMaxVectorization(...).max``.
 * ``rocmlir_invert`` is ``invertTransformMap`` / ``invertTransforms`` (same file; docs/invert.md).
+* ``rocmlir_needs_64bit`` is ``untransform``'s 64-bit flag: ``needs64BitIndices`` of each map and
+  ``is4GBMemoryType`` of the buffer (same file; docs/index-range.md).
 
 Where rocMLIR would stop on an ``assert`` (an index out of range, ``gcd(0, 0)``, a division by
 zero) this module raises ``ViewAlgebraError`` instead. The only other check is that the run
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, assert_never
 
+from ._index_range import INT32_MAX, IndexRange, index_range
 from ._maps.syntax import print_transform_map
 from ._maps.transform_map import TransformMap, blocking_problems
 from ._maps.transforms import (
@@ -48,15 +51,18 @@ from .errors import CoordinateError, InvalidArgumentError, RocmlirRuleError
 __all__ = [
     "Comparison",
     "ContiguousGroups",
+    "IndexWidthComparison",
     "GroupKey",
     "RocmlirInversion",
     "VectorizationData",
     "VectorizationInfo",
+    "compare_index_width",
     "compare_vector_lengths",
     "find_contiguous_groups",
     "propagate_unmerge_vectorization",
     "propagate_vectorization_info",
     "rocmlir_invert",
+    "rocmlir_needs_64bit",
     "rocmlir_vector_length",
 ]
 
@@ -759,6 +765,73 @@ def rocmlir_invert(maps: TransformMap | Sequence[TransformMap]) -> RocmlirInvers
             where = f" (map {k} of {len(chain)}, counting from 0 at the top)" if len(chain) > 1 else ""
             return RocmlirInversion(None, f"{e}{where}")
     return RocmlirInversion(tuple(inverses), None)
+
+
+# }}}
+
+
+# {{{ needs64BitIndices
+
+UINT32_MAX = 2**32 - 1
+
+
+def rocmlir_needs_64bit(view: View) -> bool:
+    """rocMLIR's decision that a view needs 64-bit indices (docs/index-range.md).
+
+    ``untransform`` ORs ``needs64BitIndices`` over the view's maps (some upper or lower bound
+    negative or above ``INT32_MAX``) with ``is4GBMemoryType`` of the buffer (its element count
+    times ``bitwidth / 8`` bytes, integer division, above ``UINT32_MAX``), in
+    ``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp`` and ``loweringUtils.cpp``. Only
+    bounds and sizes count: not the values the maps compute, nor the strides or offset.
+
+    Example: ``memref<2147483648xf32>`` with no maps: ``True`` (8 GiB), although every address
+    fits 32 bits.
+    """
+    if not isinstance(view, View):
+        raise InvalidArgumentError(f"rocmlir_needs_64bit: expected a View, got {view!r}")
+
+    def is_big(n: int) -> bool:
+        return n < 0 or n > INT32_MAX
+
+    if any(is_big(n) for m in view.maps for n in (*m.upper_bounds, *m.lower_bounds)):
+        return True
+    return math.prod(view.buffer.shape) * (view.buffer.bits // 8) > UINT32_MAX
+
+
+@dataclass(frozen=True, slots=True)
+class IndexWidthComparison:
+    """rocMLIR's 64-bit decision beside the exact one (``index_range``), for one view."""
+
+    exact: IndexRange
+    rocmlir: bool
+    """What ``needs64BitIndices`` and ``is4GBMemoryType`` decide."""
+    verdict: Verdict
+    """``equal``; ``rocMLIR conservative``: 64-bit where every value fits 32 bits (cost);
+    ``rocMLIR unsound``: 32-bit where a value leaves it (``exact.witness`` reaches it)."""
+    address_only: bool
+    """Unsound only through the address of a valid point below ``2**32`` bytes, which rocMLIR's
+    buffer operations take as an unsigned byte offset (docs/index-range.md)."""
+
+    def __str__(self) -> str:
+        return f"exact: {self.exact}; rocMLIR 64-bit: {self.rocmlir}: {self.verdict}"
+
+
+def compare_index_width(view: View, *, timeout: float | None = 60.0) -> IndexWidthComparison:
+    """The exact 64-bit decision (``index_range``) and rocMLIR's, compared.
+
+    Example: ``Embed{1048576, 1}`` from ``[4096, 4]`` to ``[4096]`` over ``memref<4096xf32>``:
+    rocMLIR 32-bit, but the Embed reaches ``4095 * 2**20 + 3`` at padding point ``[4095, 3]``
+    (before masking): unsound.
+    """
+    exact = index_range(view, timeout=timeout)
+    theirs = rocmlir_needs_64bit(view)
+    verdict: Verdict = ("equal" if theirs == exact.needs_64bit else
+                        "rocMLIR conservative" if theirs else "rocMLIR unsound")
+    address_only = (verdict == "rocMLIR unsound" and exact.address is not None
+                    and (exact.reason or "").startswith("address")
+                    and exact.address.low >= 0
+                    and (exact.address.high + 1) * view.buffer.bits <= 8 * (UINT32_MAX + 1))
+    return IndexWidthComparison(exact, theirs, verdict, address_only)
 
 
 # }}}
