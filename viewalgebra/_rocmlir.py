@@ -827,8 +827,10 @@ def compare_index_width(view: View, *, timeout: float | None = 60.0) -> IndexWid
     theirs = rocmlir_needs_64bit(view)
     verdict: Verdict = ("equal" if theirs == exact.needs_64bit else
                         "rocMLIR conservative" if theirs else "rocMLIR unsound")
-    address_only = (verdict == "rocMLIR unsound" and exact.address is not None
-                    and (exact.reason or "").startswith("address")
+    # Without maps the view coordinates are the buffer's, which the address covers.
+    coordinates_fit = (all(e is None or e.fits_int32() for dims in exact.box_coordinates for e in dims)
+                       and (not view.maps or all(n - 1 <= INT32_MAX for n in view.shape)))
+    address_only = (verdict == "rocMLIR unsound" and coordinates_fit and exact.address is not None
                     and exact.address.low >= 0
                     and (exact.address.high + 1) * view.buffer.bits <= 8 * (UINT32_MAX + 1))
     return IndexWidthComparison(exact, theirs, verdict, address_only)
