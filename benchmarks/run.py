@@ -18,12 +18,14 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "tests")]  # this checkout
 
 import bench_import  # noqa: E402
+import bench_index_range  # noqa: E402
 import bench_invert  # noqa: E402
 import bench_scale  # noqa: E402
 import bench_service  # noqa: E402
 import bench_vectorize  # noqa: E402
 
 SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
+            ("index range", bench_index_range),
             ("regularize and write", bench_scale), ("service", bench_service))
 
 

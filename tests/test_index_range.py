@@ -66,7 +66,6 @@ def test_ranges_equal_enumeration(view: va.View) -> None:
         assert (None if answer.address is None else (answer.address.low, answer.address.high)) == address
         check_witnesses(view, answer)
         assert not answer.needs_64bit  # small views
-    assert ir._answer(view, None, "enumerate") == ir._answer(view, None, "isl")  # noqa: SLF001
 
 
 @pytest.mark.parametrize(("size", "needs"), [(2**31, False), (2**31 + 1, True)])

@@ -211,7 +211,7 @@ def _isl_extent(value: isl.Aff, domain: isl.Set, rank: int) -> Extent | None:
     def reaching(v: int) -> tuple[int, ...]:
         where = value.eq_set(isl.Aff.zero_on_domain(value.get_domain_local_space())
                              .add_constant_val(val(v))) & domain
-        return point_coords(where.lexmin().sample_point(), rank)  # the first, as numpy finds it
+        return point_coords(where.sample_point(), rank)
 
     return Extent(low, high, reaching(low), reaching(high))
 
