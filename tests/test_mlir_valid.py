@@ -314,3 +314,11 @@ def test_generated_kernels_write_mlir(kernel):
 
 
 # }}}
+
+
+def test_an_op_kept_as_written_without_a_generic_form_is_a_write_error():
+    text = (DATA / "rocmlir/read/blockwise_reducesum_nr_threads_gt_blocksize.mlir").read_text()
+    module = va.read_mlir(text)
+    with pytest.raises(va.errors.MlirWriteError, match="has no generic form this writer knows"):
+        va.write_mlir(module, generic=True)
+    assert va.read_mlir(va.write_mlir(module)).functions  # the custom form is written

@@ -289,6 +289,10 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
         order = [("read", i) for i in range(len(op.reads))] + [("write", i) for i in range(len(op.writes))]
         if op.kind == "rock.blockwise_reduce":  # (input, workspace, output) in RockOps.td
             order = [("read", 0), ("write", 1), ("write", 0)]
+        if any(r not in slots for r in order):
+            raise MlirWriteError(
+                f"op {op.name} ({op.kind}, kept as written) has no generic form this writer knows: "
+                "write it in custom form")
         values = [slots[r] for r in order]
         return G.rock_op(op.kind, text, [names.printed[v] for v in values], [names.type(v) for v in values])
     if op.kind == "linalg.generic" and isinstance(syntax, GenericText):
