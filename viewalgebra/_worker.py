@@ -9,19 +9,23 @@ import resource
 import signal
 import sys
 
-from ._budget import serve
+from ._budget import WORKER_MEMORY_LIMIT, serve
 
 
 def _resident_bytes() -> int:
-    # The current resident size. Not the peak (getrusage): on Linux a process started from a
-    # large caller inherits the caller's high-water mark across exec, and would be replaced after
-    # every answer.
+    # The peak resident size (one cheap system call) bounds the current one from above: below
+    # the limit it settles the question. Past it, read the current size: on Linux a process
+    # started from a large caller inherits the caller's high-water mark across exec, and would
+    # otherwise be replaced after every answer.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = peak if sys.platform == "darwin" else peak * 1024
+    if peak <= WORKER_MEMORY_LIMIT:
+        return peak
     try:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # elsewhere: an upper bound
-        return peak if sys.platform == "darwin" else peak * 1024
+    except (OSError, ValueError, IndexError):  # elsewhere: the peak, an upper bound
+        return peak
 
 
 def main() -> None:
