@@ -135,11 +135,7 @@ def test_input_fusion_through_a_padded_view_fills_the_padding():
 
 
 def test_a_reduction_stops_the_propagation():
-    k = va.kernel.Kernel("red")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 1, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("red", (1, 4, 4), (1, 1, 4))
     k.op("rock.reduce", reads=[k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
          name="reduce", dims=(1,))
     result = va.regularize(k)
@@ -530,11 +526,7 @@ def test_a_slice_reader_rocmlir_cannot_invert():
               '<Slice{2, 6} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
               'bounds = [1, 4, 8] -> [1, 8, 8]>')
     assert va.rocmlir.rocmlir_invert(piece).maps is None
-    k = va.kernel.Kernel("slice")
-    a, b = k.argument("a", (1, 3, 8)), k.argument("b", (1, 3, 8))
-    out = k.argument("out", (1, 4, 8))
-    c = k.alloc((1, 8, 8), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("slice", (1, 8, 8), (1, 4, 8))
     k.op("linalg.generic", reads=[k.view(c, [piece])], writes=[out], fn=np.tanh, name="tanh")
     seed, rocmlir = va.regularize(k), va.regularize(k, "rocmlir")
     assert va.kernel.check_invariant(seed.kernel, seed.fusing) == ()  # tanh writes %out through a Pad
@@ -549,11 +541,7 @@ def test_a_broadcast_reader_keeps_its_view():
     bcast = P('<affine_map<(d0, d1, d2) -> (d0, d1 mod 2, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, '
               '<Broadcast{2} ["m"] at [1] -> ["m"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] '
               'bounds = [1, 6, 4] -> [1, 2, 4]>')
-    k = va.kernel.Kernel("bcast")
-    a, b = k.argument("a", (1, 3, 2)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 6, 4))
-    c = k.alloc((1, 2, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("bcast", (1, 2, 4), (1, 6, 4))
     k.op("linalg.generic", reads=[k.view(c, [bcast])], writes=[out], fn=np.tanh, name="tanh")
     result = va.regularize(k)
     (stop,) = [r for r in result.log if r.rule == "stop"]
@@ -625,17 +613,25 @@ def test_a_long_chain_of_fusees_in_both_styles():
     assert_same_outputs(k, rocmlir.kernel)
 
 
+def gemm_into(name: str, shape: tuple[int, int, int], out_shape: tuple[int, ...]
+              ) -> tuple[va.kernel.Kernel, str, str]:
+    """A kernel whose gemm writes an intermediate ``%c`` of ``shape`` from arguments ``%a`` and
+    ``%b``, with an argument ``%out`` for the fused op to write."""
+    k = va.kernel.Kernel(name)
+    a, b = k.argument("a", (1, 3, shape[1])), k.argument("b", (1, 3, shape[2]))
+    out = k.argument("out", out_shape)
+    c = k.alloc(shape, name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    return k, c, out
+
+
 # {{{ one op, one buffer, several operands: termination
 
 
 def test_seed_terminates_when_one_op_reads_a_buffer_directly_and_through_a_view():
     # ins(%c, transpose(%c)): no iteration space reads both directly. R2 used to bounce between
     # the two operands, adding a map each round, until "no fixpoint" with a 4.2 MB message.
-    k = va.kernel.Kernel("both")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("both", (1, 4, 4), (1, 4, 4))
     k.op("linalg.generic", reads=[c, k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
          fn=lambda x, y: x - 2 * y, name="sub")
     result = va.regularize(k)
@@ -648,11 +644,7 @@ def test_seed_terminates_when_one_op_reads_a_buffer_directly_and_through_a_view(
 
 
 def test_seed_makes_two_equal_views_of_one_buffer_direct():
-    k = va.kernel.Kernel("equal")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 5))
-    out = k.argument("out", (1, 5, 4))
-    c = k.alloc((1, 4, 5), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("equal", (1, 4, 5), (1, 5, 4))
     tr = transpose((1, 5, 4), (1, 4, 5))
     k.op("linalg.generic", reads=[k.view(c, [tr]), k.view(c, [tr])], writes=[out],
          fn=lambda x, y: x - 2 * y, name="sub")
@@ -665,11 +657,7 @@ def test_seed_makes_two_equal_views_of_one_buffer_direct():
 
 
 def test_rocmlir_style_terminates_when_one_generic_reads_one_view_twice():
-    k = va.kernel.Kernel("square")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("square", (1, 4, 4), (1, 4, 4))
     v = k.view(c, [transpose((1, 4, 4), (1, 4, 4))])
     k.op("linalg.generic", reads=[v, v], writes=[out], fn=lambda x, y: x * y - y, name="square")
     result = va.regularize(k, "rocmlir")
@@ -683,11 +671,7 @@ def test_rocmlir_style_zero_fills_for_a_padded_reader_on_the_output_path():
     # two writers of a buffer the pass made itself, which it used to refuse.
     pad = P('<affine_map<(d0, d1, d2) -> (d0, d1, d2 - 1)> by [<PassThrough ["g", "m"] at [0, 1] -> '
             '["g", "m"] at [0, 1]>, <Pad{1, 0} ["p"] at [2] -> ["q"] at [2]>] bounds = [1, 4, 5] -> [1, 4, 4]>')
-    k = va.kernel.Kernel("padded")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 5))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("padded", (1, 4, 4), (1, 4, 5))
     k.op("linalg.generic", reads=[k.view(c, [pad])], writes=[out], fn=lambda x: x + 1.0, name="inc")
     result = va.regularize(k, "rocmlir")
     assert [r.rule for r in result.log if r.rule != "stop"] == ["output path", "fill"]
@@ -717,11 +701,7 @@ def test_a_rewrite_that_does_not_lower_the_measure_is_an_internal_error(monkeypa
         return patterns.R2Match(op.name, view, anchor, va.invert(index.chain(view)[1]))
 
     monkeypatch.setattr(patterns.R2, "_several", always)
-    k = va.kernel.Kernel("both")
-    a, b = k.argument("a", (1, 3, 4)), k.argument("b", (1, 3, 4))
-    out = k.argument("out", (1, 4, 4))
-    c = k.alloc((1, 4, 4), name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    k, c, out = gemm_into("both", (1, 4, 4), (1, 4, 4))
     k.op("linalg.generic", reads=[c, k.view(c, [transpose((1, 4, 4), (1, 4, 4))])], writes=[out],
          fn=lambda x, y: x - y, name="sub")
     with pytest.raises(va.errors.InternalError, match=re.escape(
