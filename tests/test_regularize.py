@@ -55,6 +55,18 @@ def assert_same_outputs(before: va.kernel.Kernel, after: va.kernel.Kernel) -> No
             if getattr(v, "kind", None) == "argument":
                 np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
+def gemm_into(name: str, shape: tuple[int, int, int], out_shape: tuple[int, ...]
+              ) -> tuple[va.kernel.Kernel, str, str]:
+    """A kernel whose gemm writes an intermediate ``%c`` of ``shape`` from arguments ``%a`` and
+    ``%b``, with an argument ``%out`` for the fused op to write."""
+    k = va.kernel.Kernel(name)
+    a, b = k.argument("a", (1, 3, shape[1])), k.argument("b", (1, 3, shape[2]))
+    out = k.argument("out", out_shape)
+    c = k.alloc(shape, name="c")
+    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
+    return k, c, out
+
+
 
 def pr1579_kernel() -> va.kernel.Kernel:
     """rocMLIR PR #1579's example: f(c) = gemm(a, b); y = g(c) + h(d); z = p(y) * q(e)."""
@@ -611,18 +623,6 @@ def test_a_long_chain_of_fusees_in_both_styles():
     assert [r.rule for r in rocmlir.log] == ["output path"] * n
     assert_same_outputs(k, seed.kernel)
     assert_same_outputs(k, rocmlir.kernel)
-
-
-def gemm_into(name: str, shape: tuple[int, int, int], out_shape: tuple[int, ...]
-              ) -> tuple[va.kernel.Kernel, str, str]:
-    """A kernel whose gemm writes an intermediate ``%c`` of ``shape`` from arguments ``%a`` and
-    ``%b``, with an argument ``%out`` for the fused op to write."""
-    k = va.kernel.Kernel(name)
-    a, b = k.argument("a", (1, 3, shape[1])), k.argument("b", (1, 3, shape[2]))
-    out = k.argument("out", out_shape)
-    c = k.alloc(shape, name="c")
-    k.op("rock.gridwise_gemm", reads=[a, b], writes=[c], root=True, name="gemm")
-    return k, c, out
 
 
 # {{{ one op, one buffer, several operands: termination
