@@ -55,6 +55,7 @@ def assert_same_outputs(before: va.kernel.Kernel, after: va.kernel.Kernel) -> No
             if getattr(v, "kind", None) == "argument":
                 np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
+
 def gemm_into(name: str, shape: tuple[int, int, int], out_shape: tuple[int, ...]
               ) -> tuple[va.kernel.Kernel, str, str]:
     """A kernel whose gemm writes an intermediate ``%c`` of ``shape`` from arguments ``%a`` and
