@@ -68,7 +68,6 @@ def gemm_into(name: str, shape: tuple[int, int, int], out_shape: tuple[int, ...]
     return k, c, out
 
 
-
 def pr1579_kernel() -> va.kernel.Kernel:
     """rocMLIR PR #1579's example: f(c) = gemm(a, b); y = g(c) + h(d); z = p(y) * q(e)."""
     k = va.kernel.Kernel("pr1579")
