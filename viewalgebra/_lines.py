@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from functools import lru_cache
 
 
@@ -16,5 +17,6 @@ def line_column(text: str, offset: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4)
-def _line_starts(text: str) -> list[int]:
-    return [0, *(m.end() for m in re.finditer("\n", text))]
+def _line_starts(text: str) -> array[int]:
+    # 8 bytes a line (a list of ints would take about 36)
+    return array("q", [0, *(m.end() for m in re.finditer("\n", text))])
