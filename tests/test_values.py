@@ -315,3 +315,27 @@ def test_numpy_integers_are_integers():
     view = va.View(va.Buffer((np.int64(4), 8)))
     assert view.address((np.int64(2), np.int32(3))) == 19
     assert va.max_vector_length(view, np.int64(1), np.int64(4)).length == 4
+
+
+def test_what_a_user_naturally_passes_is_accepted_where_unambiguous():
+    tm = va.parse_transform_map(_PT)
+    assert va.View(va.Buffer((4,)), tm).maps == (tm,)  # one map
+    assert va.invert([_PT]).kind == "bijective"  # maps as text
+    assert [va.Buffer((4,), t).dtype for t in (np.float16, np.dtype("int8"), np.uint8, np.bool_)] == [
+        "f16", "i8", "ui8", "i1"]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: va.Buffer((4,), object), va.errors.InvalidTransformError, "has no MLIR element type"),
+    (lambda: va.parse_transform_map(None), va.errors.InvalidArgumentError, r"expected rocMLIR text \(a str\)"),
+    (lambda: va.View(va.Buffer((4,)), "maps"), va.errors.InvalidTransformError, "listed top first"),
+    (lambda: va.max_vector_length(va.View(va.Buffer((0, 4))), 0), va.errors.InvalidArgumentError,
+     "dim 0 has size 0: there is nothing to vectorize"),
+    (lambda: va.verify_inverse(*[va.parse_transform_map(
+        '<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>] '
+        'bounds = [4, 8] -> [8, 4]>')] * 2), va.errors.InvalidTransformError,
+     r"must map \[8, 4\] -> \[4, 8\], but the one given maps \[4, 8\] -> \[8, 4\]"),
+])
+def test_messages_say_both_sides_and_what_is_expected(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -280,6 +280,8 @@ class _InputError(Exception):
 def _read_text(path: Path) -> str:
     """The text of a regular file, or ``_InputError`` saying why not (a FIFO or device would
     block or never end; NUL bytes or bytes that are not UTF-8 are not MLIR)."""
+    if not path.exists():
+        raise _InputError(f"{path}: no such file")
     if not path.is_file():
         raise _InputError(f"{path}: not a regular file")
     try:

@@ -527,9 +527,10 @@ def verify_inverse(maps: Chain | TransformMap | View | Sequence[TransformMap] | 
     inverse = _chain(inverse_maps)
     if inverse[0].upper_bounds != chain[-1].lower_bounds or inverse[-1].lower_bounds != chain[0].upper_bounds:
         raise InvalidTransformError(
-            f"verify_inverse: the inverse maps {list(inverse[0].upper_bounds)} -> "
-            f"{list(inverse[-1].lower_bounds)} but the chain maps {list(chain[0].upper_bounds)} -> "
-            f"{list(chain[-1].lower_bounds)}")
+            f"verify_inverse: an inverse of a chain {list(chain[0].upper_bounds)} -> "
+            f"{list(chain[-1].lower_bounds)} must map {list(chain[-1].lower_bounds)} -> "
+            f"{list(chain[0].upper_bounds)}, but the one given maps {list(inverse[0].upper_bounds)} -> "
+            f"{list(inverse[-1].lower_bounds)}")
     found = run_bounded(_counterexample, (chain, inverse), timeout, "verify_inverse")
     if found is None:
         return Verification(True)

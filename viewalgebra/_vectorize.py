@@ -129,7 +129,9 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
     run = view.shape[dim] if length is None else integer(length, "max_vector_length: length",
                                                          InvalidArgumentError)
     if run < 1:
-        raise InvalidArgumentError(f"max_vector_length: run length must be at least 1, got {run}")
+        raise InvalidArgumentError(
+            f"max_vector_length: dim {dim} has size 0: there is nothing to vectorize" if length is None
+            else f"max_vector_length: run length must be at least 1, got {run}")
     if max_elements is not None:
         max_elements = integer(max_elements, "max_vector_length: max_elements", InvalidArgumentError)
     for flag, value in (("power_of_two", power_of_two), ("aligned", aligned),

@@ -6,6 +6,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
 
 from .._ints import integer, integers
 from ..errors import InvalidTransformError
@@ -25,6 +28,8 @@ def dtype_bits(dtype: str) -> int:
 
     Example: ``dtype_bits("f16") == 16``.
     """
+    if not isinstance(dtype, str):
+        raise InvalidTransformError(f"element type must be an MLIR type name such as f32, got {dtype!r}")
     if dtype in _FIXED_BITS:
         return _FIXED_BITS[dtype]
     m = _INT_TYPE.fullmatch(dtype)
@@ -32,6 +37,22 @@ def dtype_bits(dtype: str) -> int:
         return int(m.group(1))
     raise InvalidTransformError(
         f"unknown element type {dtype!r} (expected an MLIR type such as f32, f16, bf16, i8, i32)")
+
+
+def _mlir_type(dtype: object) -> str:
+    """An MLIR element type name, also from a numpy dtype (``np.float16`` is ``f16``, ``np.int8``
+    is ``i8``, ``np.uint8`` is ``ui8``, ``np.bool_`` is ``i1``)."""
+    if isinstance(dtype, str):
+        return dtype
+    try:
+        np_type = np.dtype(cast(Any, dtype))
+    except TypeError:
+        raise InvalidTransformError(
+            f"element type must be an MLIR type name such as f32 or a numpy dtype, got {dtype!r}") from None
+    prefix = {"f": "f", "i": "i", "u": "ui", "b": "i"}.get(np_type.kind)
+    if prefix is None:
+        raise InvalidTransformError(f"numpy dtype {np_type} has no MLIR element type")
+    return "i1" if np_type.kind == "b" else f"{prefix}{np_type.itemsize * 8}"
 
 
 def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]:
@@ -64,7 +85,9 @@ class Buffer:
         if len(strides) != len(shape):
             raise InvalidTransformError(
                 f"Buffer has {len(shape)} dims but {len(strides)} strides")
-        dtype_bits(self.dtype)
+        dtype = _mlir_type(self.dtype)
+        dtype_bits(dtype)
+        object.__setattr__(self, "dtype", dtype)
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "strides", strides)
         object.__setattr__(self, "offset", offset)

@@ -50,7 +50,7 @@ class Chain:
         if not isinstance(x, Sequence):
             raise InvalidArgumentError(
                 f"expected a Chain, a TransformMap, maps listed top first, map text or a View, got {x!r}")
-        return Chain(tuple(x))
+        return Chain(tuple(parse_transform_map(m) if isinstance(m, str) else m for m in x))
 
     @property
     def upper_bounds(self) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from ..errors import InvalidTransformError, TransformParseError, ViewAlgebraError
+from ..errors import InvalidArgumentError, InvalidTransformError, TransformParseError, ViewAlgebraError
 from . import affine as A
 from .buffer import Buffer
 from .equations import affine_map_of
@@ -37,6 +37,8 @@ class _Parser(Cursor):
 
     def __init__(self, text: str, tokens: list[Token] | None = None, pos: int = 0,
                  aliases: Mapping[str, A.AffineMap] | None = None, end: int | None = None) -> None:
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"expected rocMLIR text (a str), got {text!r}")
         super().__init__(text, tokenize(text, TransformParseError) if tokens is None else tokens, pos, end)
         self.aliases = dict(aliases or {})
         self.depth = 0

@@ -47,6 +47,11 @@ class View:
     def __post_init__(self) -> None:
         if not isinstance(self.buffer, Buffer):
             raise InvalidTransformError(f"View needs a Buffer, got {self.buffer!r}")
+        if isinstance(self.maps, TransformMap):  # one map: unambiguous
+            object.__setattr__(self, "maps", (self.maps,))
+        if isinstance(self.maps, str) or not isinstance(self.maps, Sequence):
+            raise InvalidTransformError(
+                f"View maps must be TransformMaps listed top first, got {self.maps!r}")
         maps = tuple(self.maps)
         for m in maps:
             if not isinstance(m, TransformMap):
