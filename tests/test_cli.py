@@ -292,3 +292,20 @@ def test_an_unwritable_output_is_one_line_and_exit_2(output):
 def test_bits_must_be_a_positive_multiple_of_the_element_width(bits):
     result = run("vectorize", "--dim", "0", "--bits", bits, PAD_4_6)
     assert result.returncode == 2 and f"--bits {bits}: must be a positive multiple" in result.stderr
+
+
+def test_vectorize_errs_per_view_and_picks_a_view_by_name_or_line():
+    path = str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir")
+    everything = run("vectorize", "--json", "--dim", "1", path)
+    views = json.loads(everything.stdout)["views"]
+    assert everything.returncode == 2
+    bad = [v for v in views if "error" in v]
+    assert bad and all(v["error"] == f"dim 1 out of range for a view of rank {len(v['shape'])}" for v in bad)
+    assert any(v["vectors"] for v in views)  # the other views are answered
+    one = run("vectorize", "--json", "--dim", "0", "--view", "49", path)
+    assert one.returncode in (0, 1) and [v["line"] for v in json.loads(one.stdout)["views"]] == [49]
+    named = run("vectorize", "--dim", "0", "--view", "%3", path)
+    assert named.returncode in (0, 1) and all(line.startswith("view %3") for line in named.stdout.splitlines()
+                                              if line.startswith("view "))
+    missing = run("vectorize", "--dim", "0", "--view", "%nope", path)
+    assert missing.returncode == 2 and "no view %nope (names: %0, %1" in missing.stderr

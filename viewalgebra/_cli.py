@@ -78,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sub.add_argument("--power-of-two", action="store_true", help="powers of two only")
             sub.add_argument("--aligned", action="store_true",
                              help="also require start addresses that are multiples of the length")
+        if name in ("show", "vectorize"):
+            sub.add_argument("--view", help="only this view of the file: its name (e.g. %%3) or its line "
+                                            "(default: every view)")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
             sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
@@ -119,7 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n\n".join(_render(r) for r in reports))
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
-    if failed:
+    for r in reports:  # what could not be answered, on stderr too
+        for v in r["views"]:
+            if "error" in v:
+                print(f"viewalgebra: {r['file']}:{v['line']}: view {v['name']}: {v['error']}",
+                      file=sys.stderr)
+    if failed or any("error" in v for r in reports for v in r["views"]):
         return 2
     return 1 if any(_has_findings(r) for r in reports) else 0
 
@@ -442,7 +450,13 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
             entry["inverse"] = _inverse(m.map) if usable else None
         maps.append(entry)
     out_views: list[dict[str, Any]] = []
+    chosen = getattr(args, "view", None) if command in ("show", "vectorize") else None
+    if chosen is not None and not any(chosen in (name, str(line)) for name, _, line in views):
+        names = ", ".join(dict.fromkeys(n for n, _, _ in views)) or "none"
+        raise _InputError(f"{label}: no view {chosen} (names: {names}; or give the view's line)")
     for name, view, line in views if command != "invert" else []:
+        if chosen is not None and chosen not in (name, str(line)):
+            continue
         findings = lint(view)
         usable = not any(f.code == "unusable" for f in findings)
         entry = {"name": name, "line": line, "buffer": str(view.buffer), "shape": list(view.shape),
@@ -454,7 +468,10 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
         if command == "check":
             entry["vectors"] = [_vectors(view, d) for d in range(view.rank)] if usable else []
         if command == "vectorize":
-            entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
+            try:  # one view's bad dim or length is that view's error, not the file's
+                entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
+            except ViewAlgebraError as e:
+                entry["vectors"], entry["error"] = [], str(e)
         out_views.append(entry)
     return {"file": label, "maps": maps, "views": out_views}
 
@@ -535,6 +552,8 @@ def _render(report: dict[str, Any]) -> str:
     for v in report["views"]:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} map(s), "
                    f"shape {v['shape']}")
+        if "error" in v:
+            out.append(f"  error: {v['error']}")
         if "findings" in v:
             out.extend(_render_findings(v["findings"]))
         if v.get("address"):
