@@ -29,8 +29,8 @@ from ._maps.relations import (
     val,
     view_function,
 )
-from ._maps.transform_map import require_meaningful
-from ._maps.view import View, addresses_in_box, all_points
+from ._maps.transform_map import TransformMap, require_meaningful
+from ._maps.view import View, addresses_in_box, all_points, through_maps
 from .errors import InternalError, InvalidArgumentError, TooComplexError
 
 INT32_MIN = -(2**31)
@@ -175,16 +175,14 @@ def _extent(values: IntArray, where: BoolArray, points: IntArray) -> Extent | No
 def _enumerated(view: View) -> IndexRange:
     points = all_points(view.shape)
     everywhere = np.ones(len(points), dtype=np.bool_)
-    valid = everywhere.copy()
-    coords = points
     per_map: list[IntArray] = []
-    narrow = view.narrow_links()
-    for k, m in enumerate(view.maps):
-        coords, ok = apply_array(m, coords)
-        valid &= ok
-        for _, d, b in (link for link in narrow if link[0] == k):
-            valid &= coords[:, d] < b
-        per_map.append(coords)
+
+    def apply_and_keep(m: TransformMap, c: IntArray) -> tuple[IntArray, BoolArray]:
+        lower, ok = apply_array(m, c)
+        per_map.append(lower)
+        return lower, ok
+
+    coords, valid = through_maps(view, points, apply_and_keep)
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
     coordinates = tuple(tuple(_extent(c[:, d], valid, points) for d in range(c.shape[1]))
                         for c in per_map)

@@ -122,7 +122,7 @@ def all_points(shape: Sequence[int]) -> IntArray:
 
 def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     """Addresses (-1 where invalid) and validity of the given view points, shape ``(N, rank)``."""
-    coords, valid = _through_maps(view, points_array(points, view.rank, "addresses_of"), evaluate_array)
+    coords, valid = through_maps(view, points_array(points, view.rank, "addresses_of"), evaluate_array)
     if len(coords):
         largest = np.abs(coords).max(axis=0).tolist()
         require_int64([abs(view.buffer.offset) + sum(
@@ -133,7 +133,7 @@ def addresses_of(view: View, points: IntArray) -> tuple[IntArray, BoolArray]:
     return np.where(valid, addr, -1), valid
 
 
-def _through_maps(view: View, coords: IntArray,
+def through_maps(view: View, coords: IntArray,
                   apply: Callable[[TransformMap, IntArray], tuple[IntArray, BoolArray]]
                   ) -> tuple[IntArray, BoolArray]:
     """Buffer coordinates and validity of view points, each map applied by ``apply``; a lenient
@@ -154,7 +154,7 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
     where the bounds let a value leave 64-bit integers (``addresses_of`` may still evaluate it)."""
     if not _fits_int64(view):
         raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
-    coords, valid = _through_maps(view, points, apply_array)
+    coords, valid = through_maps(view, points, apply_array)
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
     return np.where(valid, addr, -1), valid
 
