@@ -151,7 +151,7 @@ def validity(view: View, *, timeout: float | None = 60.0) -> Validity:
     cached = ANSWERS.get(view)
     if cached is not None:
         return cached
-    answer = _answer(view, timeout, "auto")
+    answer = answer_by(view, timeout, "auto")
     ANSWERS.put(view, answer)
     return answer
 
@@ -170,12 +170,12 @@ def invalid_set(view: View) -> isl.Set:
         return upper_box(view).subtract(valid_set(view))
 
 
-def _answer(view: View, timeout: float | None, method: Method) -> Validity:
+def answer_by(view: View, timeout: float | None, method: Method) -> Validity:
     """By numpy over every point (a small view, ``"enumerate"``) or by ISL (``"isl"``)."""
     for m in view.maps:
         require_meaningful(m)
     if method == "enumerate" or (method == "auto" and math.prod(view.shape) <= ENUMERATE_LIMIT
-                                 and _fits_int64(view)):
+                                 and fits_int64(view)):
         return _enumerated(view)
     return run_bounded(_by_isl, (view,), timeout, "validity")
 
@@ -188,7 +188,7 @@ def bounds(view: View) -> tuple[tuple[int, ...], ...]:
                  for m, under in zip(view.maps, below, strict=True))
 
 
-def _fits_int64(view: View) -> bool:
+def fits_int64(view: View) -> bool:
     try:
         addresses_in_box(view, np.zeros((0, view.rank), dtype=np.int64))
     except TooComplexError:
@@ -338,7 +338,7 @@ def _by_isl(view: View) -> Validity:
         if ok:
             invalid = invalid | fails[i]
     total = math.prod(view.shape)
-    count = total - _count(valid)
+    count = total - count_points(valid)
 
     out: list[list[CheckNeed]] = [[] for _ in view.maps]
     for i, ((k, d), aff, bound) in enumerate(checks):
@@ -385,7 +385,7 @@ def _by_isl(view: View) -> Validity:
                     tuple(tuple(c) for c in out), tuple(maps))
 
 
-def _count(s: isl.Set) -> int:
+def count_points(s: isl.Set) -> int:
     n = s.count_val().to_python()
     if not isinstance(n, int):
         raise InternalError(f"validity: an unbounded count {n} on a bounded box (please report)")
