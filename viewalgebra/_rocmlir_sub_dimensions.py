@@ -1,0 +1,548 @@
+"""Ports of rocMLIR's ``getLowerSubDimensions`` and ``removeUpperDims`` and their comparison with
+the exact answers (docs/sub-dimensions.md).
+
+Both follow ``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp`` of ROCm/rocMLIR (the version
+whose ``getLowerSubDimensions`` reads only the first dim of a Broadcast and floors a Merge's partial
+overlap), rule for rule: where rocMLIR returns ``failure()`` the ports return ``None`` with the
+reason, where it would assert they do the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import islpy as isl
+
+from ._budget import check_timeout, run_bounded
+from ._maps.chain import Chain
+from ._maps.equations import affine_map_of
+from ._maps.relations import CTX, affine_function, box, chain_function, point_coords, val
+from ._maps.transform_map import TransformMap
+from ._maps.transforms import (
+    AddDim,
+    AnyTransform,
+    Broadcast,
+    ConstDim,
+    Embed,
+    Merge,
+    Pad,
+    PassThrough,
+    Slice,
+    Unmerge,
+)
+from ._restrict import Restricted, restrict
+from ._sub_dimensions import SubDimensions, chain_of, sub_dimensions, upper_dim
+from .errors import InvalidArgumentError, InvalidTransformError
+
+SubDimInfo = tuple[int, int]
+"""rocMLIR's ``SubDimInfo{size, stride}``."""
+
+Verdict = Literal["equal", "rocMLIR conservative", "rocMLIR unsound"]
+
+
+# {{{ getLowerSubDimensions
+
+
+@dataclass(frozen=True, slots=True)
+class RocmlirSubDimensions:
+    """What the port of ``getLowerSubDimensions`` returns: lower dim -> ``SubDimInfo`` list, or a
+    failure with rocMLIR's reason."""
+
+    info: dict[int, tuple[SubDimInfo, ...]] | None
+    """Lower dim of the bottom -> ``(size, stride)`` pairs in rocMLIR's order (``None``: failure)."""
+    reason: str | None = None
+    """Why rocMLIR fails (``None`` when it answers)."""
+
+    def moved(self) -> tuple[int, ...]:
+        """The lower dims rocMLIR says the upper dims move (a pair of size > 1, as its callers
+        read it)."""
+        return tuple(sorted(d for d, pairs in (self.info or {}).items() if any(s > 1 for s, _ in pairs)))
+
+
+def _strides(sizes: Sequence[int]) -> list[int]:
+    """rocMLIR's ``getStrides``: row-major strides of the sizes (the first size unused)."""
+    return [math.prod(sizes[i + 1:]) for i in range(len(sizes))]
+
+
+def rocmlir_lower_sub_dimensions(chain: object,
+                                 dims: int | str | Sequence[int | str]) -> RocmlirSubDimensions:
+    """rocMLIR's ``getLowerSubDimensions(b, transforms, dims)``: starting from ``{bound, 1}`` at each
+    upper dim of bound other than 1, push the ``(size, stride)`` pairs through each map, top first.
+
+    Slice and PassThrough move the pairs to their lower dim; Unmerge multiplies the stride by the
+    upper dim's place value; Merge intersects each pair with each lower dim's place-value range
+    (integer division where they partly overlap); Broadcast gives its first lower dim
+    ``{length, stride}`` for each pair of its first upper dim (its other dims are not read);
+    AddDim and ConstDim drop them; Pad and Embed make it fail.
+
+    Example: ``Broadcast{1}`` over ``[16] -> [1]``: dim 0 gives ``{0: ((1, 1),)}``, a pair of size 1
+    (no movement).
+    """
+    c = chain_of(chain, "rocmlir_lower_sub_dimensions")
+    wanted = [dims] if isinstance(dims, int | str) else list(dims)
+    indices = [upper_dim(c, d, "rocmlir_lower_sub_dimensions") for d in wanted]
+    current: dict[int, list[SubDimInfo]] = {}
+    top = c.maps[0].upper_bounds
+    for d in indices:
+        if top[d] == 1:
+            continue
+        current.setdefault(d, []).append((top[d], 1))
+    for m in c.maps:
+        step = _next_sub_dims(m, current)
+        if isinstance(step, str):
+            return RocmlirSubDimensions(None, step)
+        current = step
+    return RocmlirSubDimensions({d: tuple(v) for d, v in current.items()})
+
+
+def _next_sub_dims(m: TransformMap,
+                   current: dict[int, list[SubDimInfo]]) -> dict[int, list[SubDimInfo]] | str:
+    out: dict[int, list[SubDimInfo]] = {}
+    for op in m.ops:
+        match op:
+            case Slice() | PassThrough():
+                to_lower = dict(zip(op.upper_dims, op.lower_dims, strict=True))
+                for dim, infos in current.items():
+                    if dim in to_lower:
+                        out[to_lower[dim]] = list(infos)
+            case Merge():
+                strides = _strides(op.params)
+                upper = op.upper_dims[0]
+                for low, st, size in zip(op.lower_dims, strides, op.params, strict=True):
+                    for info_size, info_stride in current.get(upper, []):
+                        if info_stride > st * size or info_stride * info_size < st:
+                            continue
+                        top = st * size
+                        if info_stride * info_size >= top:
+                            rhs = max(info_stride, st)
+                            new_size, new_stride = top // rhs, rhs // st
+                        elif info_stride >= st:
+                            new_size, new_stride = info_size, info_stride // st
+                        else:
+                            new_size, new_stride = info_stride * info_size // st, 1
+                        if new_size > 1:
+                            out.setdefault(low, []).append((new_size, new_stride))
+            case Unmerge():
+                strides = _strides(op.params)
+                low = op.lower_dims[0]
+                for upper, st in zip(op.upper_dims, strides, strict=True):
+                    for info_size, info_stride in current.get(upper, []):
+                        if info_size > 1:
+                            out.setdefault(low, []).append((info_size, info_stride * st))
+            case Broadcast():
+                length, low, upper = op.params[0], op.lower_dims[0], op.upper_dims[0]
+                for _, info_stride in current.get(upper, []):
+                    out.setdefault(low, []).append((length, info_stride))
+            case AddDim() | ConstDim():
+                pass
+            case Pad() | Embed():
+                return f"Unsupported transform type : {op.kind}"
+    return out
+
+
+# }}}
+
+
+# {{{ comparison of sub-dimensions
+
+
+@dataclass(frozen=True, slots=True)
+class SubDimensionsComparison:
+    """The exact sub-dimensions of one upper dim beside rocMLIR's, with a verdict."""
+
+    verdict: Verdict
+    exact: SubDimensions
+    rocmlir: RocmlirSubDimensions
+    lower_dim: int | None = None
+    """The lower dim where rocMLIR's answer is wrong or loose (``None``: equal, or rocMLIR fails)."""
+    witness: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    """Where unsound: two upper points differing only in the dim asked about whose lower
+    coordinates at ``lower_dim`` differ by an amount rocMLIR's pairs cannot make."""
+    reason: str | None = None
+
+    def __str__(self) -> str:
+        return self.verdict + (f": {self.reason}" if self.reason else "")
+
+
+def compare_sub_dimensions(chain: object, dim: int | str, *,
+                           timeout: float | None = 60.0) -> SubDimensionsComparison:
+    """The exact sub-dimensions of ``dim`` beside the port of rocMLIR's ``getLowerSubDimensions``.
+
+    rocMLIR's pairs ``{(n_i, s_i)}`` at a lower dim claim that moving the upper dim changes that
+    lower coordinate by some ``sum_i e_i s_i`` with ``|e_i| < n_i`` (a lower dim it omits: by 0).
+    **unsound**: two points of the box, differing only in ``dim``, whose lower coordinates differ
+    by an amount outside that set (``witness``); **conservative**: no such points but rocMLIR's
+    pairs are not the exact pieces (or it fails); **equal**: its pairs are the exact pieces.
+
+    Example: ``Merge{32, 10}`` below ``Unmerge{20, 16}`` (rocMLIR's MisalignedMerge unit test):
+    rocMLIR drops the group dim (``16 / 10`` floors to 1), yet column 0 -> 10 moves it: unsound.
+    """
+    c = chain_of(chain, "compare_sub_dimensions")
+    d = upper_dim(c, dim, "compare_sub_dimensions")
+    check_timeout(timeout, "compare_sub_dimensions")
+    exact = sub_dimensions(c, d, timeout=timeout)
+    port = rocmlir_lower_sub_dimensions(c, d)
+    if port.info is None:
+        return SubDimensionsComparison("rocMLIR conservative", exact, port,
+                                       reason=f"rocMLIR fails: {port.reason}")
+    claims = {j: tuple(sorted(p for p in pairs if p[0] > 1)) for j, pairs in port.info.items()}
+    found = run_bounded(_outside_claims, (c.maps, d, claims), timeout, "compare_sub_dimensions")
+    if found is not None:
+        j, x, y, step = found
+        return SubDimensionsComparison("rocMLIR unsound", exact, port, j, (x, y), (
+            f"lower dim {j} moves by {step} from {list(x)} to {list(y)}; rocMLIR's pairs "
+            f"{list(claims.get(j, ()))} at lower dim {j} cannot make that step"))
+    for dep in exact.lower:
+        mine = tuple(sorted((p.size, p.stride) for p in dep.pieces or ()))
+        if dep.pieces is None or mine != claims.get(dep.dim, ()):
+            exact_text = "not affine-strided" if dep.pieces is None else str(list(mine))
+            return SubDimensionsComparison("rocMLIR conservative", exact, port, dep.dim, reason=(
+                f"lower dim {dep.dim}: rocMLIR {list(claims.get(dep.dim, ()))}, exact {exact_text}"))
+    return SubDimensionsComparison("equal", exact, port)
+
+
+def _claimed_steps(pairs: tuple[SubDimInfo, ...]) -> isl.Set:
+    """``{ [v] : v = sum_i e_i s_i, |e_i| < n_i }``."""
+    if not pairs:
+        return isl.Set("{ [v] : v = 0 }", CTX)
+    names = [f"e{i}" for i in range(len(pairs))]
+    terms = " + ".join(f"{s} * {e}" for (_, s), e in zip(pairs, names, strict=True))
+    bounds = " and ".join(f"{-(n - 1)} <= {e} <= {n - 1}" for (n, _), e in zip(pairs, names, strict=True))
+    return isl.Set(f"{{ [v] : exists ({', '.join(names)} : v = {terms} and {bounds}) }}", CTX)
+
+
+def _outside_claims(maps: tuple[TransformMap, ...], d: int, claims: dict[int, tuple[SubDimInfo, ...]]
+                    ) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
+    """A lower dim and two points (differing at ``d``) whose step is outside rocMLIR's claim."""
+    shape = maps[0].upper_bounds
+    rank = len(shape)
+    # points (x, t'): x in the box, t' in [0, bound_d); y = x with x_d = t'
+    pair_space = isl.Space.set_alloc(CTX, 0, rank + 1)
+    ls = isl.LocalSpace.from_space(pair_space)
+    ext = box((*shape, shape[d]))
+    comp = isl.MultiAff.identity(isl.Space.alloc(CTX, 0, rank, rank))
+    for m in maps:
+        comp = affine_function(affine_map_of(m)).pullback_multi_aff(comp)
+    affs_x = isl.AffList.alloc(CTX, rank)
+    affs_y = isl.AffList.alloc(CTX, rank)
+    for k in range(rank):
+        affs_x = affs_x.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, k))
+        affs_y = affs_y.add(isl.Aff.var_on_domain(ls, isl.dim_type.set, rank if k == d else k))
+    to_space = isl.Space.alloc(CTX, 0, rank + 1, rank)
+    as_x = isl.MultiAff.from_aff_list(to_space, affs_x)
+    as_y = isl.MultiAff.from_aff_list(to_space, affs_y)
+    zero = isl.Aff.zero_on_domain(ls)
+    for j in range(maps[-1].lower_rank):
+        lj = comp.get_at(j)
+        step = lj.pullback_multi_aff(as_y).sub(lj.pullback_multi_aff(as_x))
+        values = isl.Map.from_pw_aff(isl.PwAff.from_aff(step).intersect_domain(ext)).range()
+        outside = values - _claimed_steps(claims.get(j, ()))
+        if outside.is_empty():
+            continue
+        v = point_coords(outside.sample_point(), 1)[0]
+        where = ext & step.eq_set(zero.add_constant_val(val(v)))
+        p = point_coords(where.sample_point(), rank + 1)
+        x = p[:rank]
+        y = tuple(p[rank] if k == d else c for k, c in enumerate(x))
+        return j, x, y, v
+    return None
+
+
+# }}}
+
+
+# {{{ removeUpperDims
+
+
+@dataclass(frozen=True, slots=True)
+class RocmlirRemoved:
+    """What the port of ``removeUpperDims`` returns: the sub-tile chain, or a failure."""
+
+    maps: tuple[TransformMap, ...] | None
+    """The rebuilt maps, top first (``None``: failure; empty: every map was removed)."""
+    kept_upper: tuple[int, ...] = ()
+    """The top dims of the original chain that the result keeps, in order."""
+    kept_lower: tuple[int, ...] = ()
+    """The bottom dims of the original chain that the result keeps, in order."""
+    reason: str | None = None
+
+
+@dataclass(slots=True)
+class _Args:
+    kind: type[AnyTransform]
+    upper: list[int]
+    lower: list[int]
+    upper_names: list[str]
+    lower_names: list[str]
+    params: list[int]
+
+
+def rocmlir_remove_upper_dims(chain: object, remove: Iterable[int | str]) -> RocmlirRemoved:
+    """rocMLIR's ``removeUpperDims`` (by index, or by name through ``convertDimNamesToIndices``):
+    drop upper dims (block id, thread id, ...) from the top map and rebuild every map below, top
+    first, keeping each op's preserved dims and dividing the removed sub-dimensions out of Unmerge
+    and Merge sizes; a Pad on a partly removed dim becomes ``Pad{0, 0}`` (its padding ignored).
+
+    A name selects every top-map dim of that name; unknown names select nothing (as in rocMLIR).
+
+    Example: removing ``"D"`` from ``Unmerge{4, 256} ["D", "B"]`` gives ``Unmerge{256} ["B"]``
+    over ``[256] -> [256]`` (the ``-rock-transform-maps-utils-test`` case ``test0 transform_ex2``).
+    """
+    c = chain_of(chain, "rocmlir_remove_upper_dims")
+    if isinstance(remove, str | int):
+        raise InvalidArgumentError(
+            f"rocmlir_remove_upper_dims: remove must be a collection of dims, got {remove!r}")
+    indices: list[int] = []
+    for r in remove:
+        if isinstance(r, bool) or not isinstance(r, int | str):
+            raise InvalidArgumentError(f"rocmlir_remove_upper_dims: dims are indices or names, got {r!r}")
+        if isinstance(r, str):
+            for op in c.maps[0].ops:
+                for name, dim in zip(op.upper_names, op.upper_dims, strict=True):
+                    if name == r and dim not in indices:
+                        indices.append(dim)
+        elif r not in indices:
+            indices.append(r)
+    removed: list[int] = indices
+    upper_bounds = list(c.maps[0].upper_bounds)
+    sub_dims: dict[int, list[SubDimInfo]] = {}
+    results: list[TransformMap] = []
+    for m in c.maps:
+        step = _remove_from_map(m, removed, upper_bounds, sub_dims)
+        if isinstance(step, str):
+            return RocmlirRemoved(None, reason=step)
+        new_map, removed, upper_bounds, sub_dims = step
+        if new_map is not None:
+            results.append(new_map)
+    top_removed = set(indices)
+    kept_upper = tuple(d for d in range(len(c.upper_bounds)) if d not in top_removed)
+    kept_lower = tuple(d for d in range(len(c.lower_bounds)) if d not in set(removed))
+    return RocmlirRemoved(tuple(results), kept_upper, kept_lower)
+
+
+def _remove_from_map(m: TransformMap, removed: list[int], upper_bounds: list[int],
+                     sub_dims: dict[int, list[SubDimInfo]]
+                     ) -> tuple[TransformMap | None, list[int], list[int], dict[int, list[SubDimInfo]]] | str:
+    """``removeUpperDimsFromMap``: the rebuilt map (``None``: no op left), the lower dims removed,
+    the lower bounds and the removed sub-dimensions for the next map; a string on failure."""
+    remove_set = set(removed)
+    lower_bounds = list(m.lower_bounds)
+    new_sub: dict[int, list[SubDimInfo]] = {}
+    args_list: list[_Args] = []
+    removed_lower: list[int] = []
+    for op in m.ops:
+        kept_upper = [d for d in op.upper_dims if d not in remove_set]
+        preserved = len(kept_upper) == len(op.upper_dims)
+        gone = not kept_upper
+        modified = not preserved and not gone
+        kept_lower: list[int] = []
+        match op:
+            case AddDim() | ConstDim() | Broadcast() | Pad() | Merge() | Unmerge():
+                if modified and not isinstance(op, Unmerge):
+                    return (f"rocMLIR asserts 'must be preserved or removed completely': {op.kind} "
+                            f"at {list(op.upper_dims)} with only {kept_upper} kept")
+                if preserved or modified:
+                    kept_lower = list(op.lower_dims)
+            case PassThrough():
+                kept_lower = [lo for up, lo in zip(op.upper_dims, op.lower_dims, strict=True)
+                              if up in kept_upper]
+            case Slice() | Embed():
+                return f"removeUpperDims does not handle {op.kind}"
+        args = _Args(type(op), kept_upper, kept_lower,
+                     [n for n, d in zip(op.upper_names, op.upper_dims, strict=True) if d in kept_upper],
+                     [n for n, d in zip(op.lower_names, op.lower_dims, strict=True) if d in kept_lower], [])
+        if preserved or modified:
+            failed = _new_params(op, args, remove_set, upper_bounds, lower_bounds, sub_dims, new_sub)
+            if failed is not None:
+                return failed
+            args_list.append(args)
+        removed_lower.extend(d for d in op.lower_dims if d not in kept_lower)
+    up_kept = sorted({d for a in args_list for d in a.upper})
+    low_kept = sorted({d for a in args_list for d in a.lower})
+    up_index = {d: i for i, d in enumerate(up_kept)}
+    low_index = {d: i for i, d in enumerate(low_kept)}
+    if not args_list:
+        return None, removed_lower, lower_bounds, new_sub
+    ops = tuple(a.kind(tuple(a.params), tuple(a.upper_names), tuple(up_index[d] for d in a.upper),
+                       tuple(a.lower_names), tuple(low_index[d] for d in a.lower)) for a in args_list)
+    try:
+        new_map = TransformMap(ops, tuple(upper_bounds[d] for d in up_kept),
+                               tuple(lower_bounds[d] for d in low_kept), strict=False)
+    except InvalidTransformError as e:
+        return f"rocMLIR builds a map its verifier rejects: {e}"
+    return new_map, removed_lower, lower_bounds, new_sub
+
+
+def _new_params(op: AnyTransform, args: _Args, remove_set: set[int], upper_bounds: list[int],
+                lower_bounds: list[int], sub_dims: dict[int, list[SubDimInfo]],
+                new_sub: dict[int, list[SubDimInfo]]) -> str | None:
+    match op:
+        case Unmerge():
+            strides = _strides(op.params)
+            low = args.lower[0]
+            seen: set[int] = set()
+            for up, st in zip(op.upper_dims, strides, strict=True):
+                for size, stride in sub_dims.get(up, []):
+                    new_stride = stride * st
+                    if new_stride in seen:
+                        continue
+                    seen.add(new_stride)
+                    if size > 1:
+                        new_sub.setdefault(low, []).append((size, new_stride))
+            for up, size, st in zip(op.upper_dims, op.params, strides, strict=True):
+                if up in remove_set and size > 1:
+                    new_sub.setdefault(low, []).append((size, st))
+            args.params = [upper_bounds[d] for d in args.upper]
+            lower_bounds[low] = math.prod(args.params)
+        case Merge():
+            strides = _strides(op.params)
+            upper = args.upper[0]
+            infos = sub_dims.setdefault(upper, [])  # rocMLIR's operator[] inserts the key
+            for low, st, size in zip(op.lower_dims, strides, op.params, strict=True):
+                for r_size, r_stride in infos:
+                    top = st * size
+                    if r_stride >= top or r_stride * r_size <= st:
+                        continue
+                    if r_stride * r_size >= top:
+                        rhs = max(r_stride, st)
+                        if top % rhs:
+                            return "non divisible subDim removal found"
+                        diff, new_stride = top // rhs, rhs // st
+                    elif r_stride >= st:
+                        diff, new_stride = r_size, r_stride // st
+                    else:
+                        if r_stride * r_size % st:
+                            return "non divisible subDim removal found"
+                        diff, new_stride = r_stride * r_size // st, 1
+                    if diff > 1:
+                        new_sub.setdefault(low, []).append((diff, new_stride))
+                    if lower_bounds[low] % diff:
+                        return "non divisible subDim removal found"
+                    lower_bounds[low] //= diff
+                args.params.append(lower_bounds[low])
+        case PassThrough():
+            to_lower = dict(zip(op.upper_dims, op.lower_dims, strict=True))
+            for up, lo in to_lower.items():
+                lower_bounds[lo] = upper_bounds[up]
+            for dim, infos in sub_dims.items():
+                if dim in to_lower:
+                    new_sub[to_lower[dim]] = list(infos)
+        case Pad():
+            for k, (up, lo) in enumerate(zip(op.upper_dims, op.lower_dims, strict=True)):
+                if up in sub_dims:  # a sub-tiled padded dim: its padding is ignored
+                    lower_bounds[lo] = upper_bounds[up]
+                    args.params += [0, 0]
+                    new_sub[lo] = list(sub_dims[up])
+                else:
+                    args.params += [op.params[2 * k], op.params[2 * k + 1]]
+        case Broadcast() | AddDim() | ConstDim():
+            args.params = list(op.params)
+        case Slice() | Embed():
+            return f"removeUpperDims does not handle {op.kind}"
+    return None
+
+
+# }}}
+
+
+# {{{ comparison of removeUpperDims
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveUpperDimsComparison:
+    """rocMLIR's sub-tile chain beside the exact restriction with the removed dims at 0 (the tile
+    of block 0, say), on the top dims and bottom dims rocMLIR keeps."""
+
+    verdict: Verdict
+    exact: Restricted
+    rocmlir: RocmlirRemoved
+    point: tuple[int, ...] | None = None
+    """A point of the kept top dims where the two differ."""
+    images: tuple[tuple[int, ...] | None, tuple[int, ...] | None] | None = None
+    """Its kept bottom coordinates through the exact restriction and through rocMLIR's chain
+    (``None``: invalid there)."""
+    reason: str | None = None
+
+    def __str__(self) -> str:
+        return self.verdict + (f": {self.reason}" if self.reason else "")
+
+
+def compare_remove_upper_dims(chain: object, remove: Iterable[int | str], *,
+                              timeout: float | None = 60.0) -> RemoveUpperDimsComparison:
+    """The port of rocMLIR's ``removeUpperDims`` beside the exact ``restrict`` with the removed
+    dims fixed at 0: point by point over the kept top dims, the kept bottom coordinates and the
+    validity. **unsound**: a point valid in rocMLIR's chain where the exact restriction is invalid
+    (padding ignored) or goes elsewhere; **conservative**: rocMLIR fails, or marks invalid a point
+    the exact view reads; **equal**: the same everywhere.
+
+    Example: with ``Pad{2, 2}`` on a dim that an ``Unmerge{2, 4}`` sub-tiles, rocMLIR's block view
+    is ``Pad{0, 0}``: at block 0 it reads lower coordinate 0 where the exact view is padding.
+    """
+    c = chain_of(chain, "compare_remove_upper_dims")
+    if isinstance(remove, str | int):
+        raise InvalidArgumentError(
+            f"compare_remove_upper_dims: remove must be a collection of dims, got {remove!r}")
+    names = list(remove)
+    port = rocmlir_remove_upper_dims(c, names)
+    removed = _indices(c, names)
+    exact = restrict(c, fix=dict.fromkeys(removed, 0), timeout=timeout)
+    if port.maps is None:
+        return RemoveUpperDimsComparison("rocMLIR conservative", exact, port,
+                                         reason=f"rocMLIR fails: {port.reason}")
+    if not port.maps:
+        return RemoveUpperDimsComparison("equal" if not port.kept_lower else "rocMLIR unsound",
+                                         exact, port, reason="rocMLIR removes every map")
+    found = run_bounded(_first_difference, (exact.chain.maps, port.maps, port.kept_lower), timeout,
+                        "compare_remove_upper_dims")
+    if found is None:
+        return RemoveUpperDimsComparison("equal", exact, port)
+    point, kind = found
+    mine = _through(exact.chain.maps, point)
+    theirs = _through(port.maps, point)
+    mine_kept = None if mine is None else tuple(mine[k] for k in port.kept_lower)
+    verdict: Verdict = "rocMLIR conservative" if kind == "exact only" else "rocMLIR unsound"
+    what = {"rocmlir only": "rocMLIR reads a point the exact view marks invalid (padding ignored)",
+            "exact only": "rocMLIR marks invalid a point the exact view reads",
+            "differ": "the two go to different lower coordinates"}[kind]
+    return RemoveUpperDimsComparison(verdict, exact, port, point, (mine_kept, theirs),
+                                     f"{what} at {list(point)}: exact {mine_kept}, rocMLIR {theirs}")
+
+
+def _indices(c: Chain, names: Iterable[int | str]) -> list[int]:
+    out: list[int] = []
+    for r in names:
+        if isinstance(r, int):
+            out.append(upper_dim(c, r, "compare_remove_upper_dims"))
+        else:
+            out.extend(d for op in c.maps[0].ops
+                       for n, d in zip(op.upper_names, op.upper_dims, strict=True) if n == r)
+    return sorted(set(out))
+
+
+def _through(maps: tuple[TransformMap, ...], point: tuple[int, ...]) -> tuple[int, ...] | None:
+    from ._maps.evaluate import evaluate_chain  # noqa: PLC0415 -- kept beside its only use
+    return evaluate_chain(maps, point)
+
+
+def _first_difference(exact: tuple[TransformMap, ...], theirs: tuple[TransformMap, ...],
+                      kept_lower: tuple[int, ...]) -> tuple[tuple[int, ...], str] | None:
+    mine = isl.Map.from_pw_multi_aff(chain_function(exact))
+    full = exact[-1].lower_rank
+    for k in reversed(range(full)):
+        if k not in kept_lower:
+            mine = mine.project_out(isl.dim_type.out, k, 1)
+    other = isl.Map.from_pw_multi_aff(chain_function(theirs))
+    rank = exact[0].upper_rank
+    dom_mine, dom_other = mine.domain(), other.domain()
+    for where, kind in ((dom_other - dom_mine, "rocmlir only"),
+                        ((other - mine).domain() & dom_mine, "differ"),
+                        (dom_mine - dom_other, "exact only")):
+        if not where.is_empty():
+            return point_coords(where.sample_point(), rank), kind
+    return None
+
+
+# }}}
