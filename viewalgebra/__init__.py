@@ -27,6 +27,7 @@ from ._maps.syntax import parse_transform_map, print_transform_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
 from ._regularize import regularize
+from ._simplify import simplify
 from ._vectorize import max_vector_length
 from .errors import ViewAlgebraError
 
@@ -118,6 +119,7 @@ __all__ = [
     "read_mlir",
     "regularize",
     "rocmlir",
+    "simplify",
     "text",
     "transforms",
     "verify_inverse",

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Generic, TypeVar, assert_never, overload
 
 from ._equivalence import Equivalence, equivalent
 from ._maps.buffer import Buffer, row_major_strides
@@ -46,14 +46,16 @@ from ._maps.transforms import (
 from ._maps.view import View
 from .errors import InvalidTransformError
 
+T = TypeVar("T", Chain, View)
+
 
 @dataclass(frozen=True, slots=True)
-class Simplified:
+class Simplified(Generic[T]):
     """The answer of ``simplify``: the shorter chain (or view), the certificate that it means the
     same, and the rewrites that led there."""
 
-    original: Chain | View
-    result: Chain | View
+    original: T
+    result: T
     """A ``Chain`` for a chain, a ``View`` (same shape, possibly another buffer layout) for a view."""
     certificate: Equivalence
     """ISL's proof (``equivalent``) that ``result`` and ``original`` agree at every point: lower
@@ -65,6 +67,11 @@ class Simplified:
     def maps(self) -> tuple[TransformMap, ...]:
         """The result's maps, top first (a view's may be none: its buffer does it all)."""
         return self.result.maps
+
+    @property
+    def chain(self) -> Chain | None:
+        """The result's maps as a ``Chain``; ``None`` for a view its buffer reads without maps."""
+        return Chain(self.result.maps) if self.result.maps else None
 
     @property
     def changed(self) -> bool:
@@ -80,8 +87,15 @@ class Simplified:
         return f"{before} maps -> {after}{buffer}: {'; '.join(self.log)}"
 
 
+@overload
+def simplify(x: View, *, timeout: float | None = 60.0) -> Simplified[View]: ...
+@overload
+def simplify(x: Chain | TransformMap | Sequence[TransformMap] | str, *,
+             timeout: float | None = 60.0) -> Simplified[Chain]: ...
+
+
 def simplify(x: Chain | View | TransformMap | Sequence[TransformMap] | str, *,
-             timeout: float | None = 60.0) -> Simplified:
+             timeout: float | None = 60.0) -> Simplified[Chain] | Simplified[View]:
     """A shorter chain of rock transforms with the same meaning, with ISL's certificate.
 
     A view keeps its shape; its buffer may take a bottom reshape, transpose or slice as its
@@ -94,18 +108,20 @@ def simplify(x: Chain | View | TransformMap | Sequence[TransformMap] | str, *,
     """
     if isinstance(x, View):
         maps, buffer, log = _simplify_view(x)
-        result: Chain | View = View(buffer, tuple(maps), strict=x.strict)
-    else:
-        chain = Chain.of(x)
-        maps, log = _simplify_maps(list(chain.maps), keep_one=True)
-        result = Chain(tuple(maps))
-        x = chain
-    certificate = equivalent(x, result, timeout=timeout)
+        return _certified(x, View(buffer, tuple(maps), strict=x.strict), log, timeout)
+    chain = Chain.of(x)
+    maps, log = _simplify_maps(list(chain.maps), keep_one=True)
+    return _certified(chain, Chain(tuple(maps)), log, timeout)
+
+
+def _certified(original: T, result: T, log: list[str],
+               timeout: float | None) -> Simplified[T]:
+    certificate = equivalent(original, result, timeout=timeout)
     if not certificate:
         # Each rewrite is exact, so this is a defect; the original is the honest answer.
-        return Simplified(x, x, equivalent(x, x, timeout=timeout),
+        return Simplified(original, original, equivalent(original, original, timeout=timeout),
                           (f"rewrites not certified ({certificate}); kept the original",))
-    return Simplified(x, result, certificate, tuple(log))
+    return Simplified(original, result, certificate, tuple(log))
 
 
 # {{{ one map
@@ -417,12 +433,22 @@ def _unmerge_merge(pair: _Pair, a_ops: Ops, b_ops: Ops) -> Ops | None:
     return ops
 
 
+def _discarded(pair: _Pair, a_ops: Ops, b_ops: Ops) -> Ops | None:
+    """Values the lower map's AddDims drop: the upper dims they came from are dropped instead
+    (when computing them decides no validity: no Pad, no Embed)."""
+    if not all(isinstance(op, AddDim) for op in b_ops) or any(isinstance(op, Pad | Embed) for op in a_ops):
+        return None
+    read = {d: n for op in a_ops for d, n in zip(op.upper_dims, op.upper_names, strict=True)}
+    return [AddDim((pair.a.upper_bounds[d],), (n,), (d,), (), ()) for d, n in read.items()]
+
+
 _RULES: tuple[tuple[str, Rule], ...] = (
     ("", _through_lower),
     ("", _through_upper),
     ("shifts added", _offsets),
     ("recombined runs collapsed:", _merge_unmerge),
     ("split again:", _unmerge_merge),
+    ("dropped", _discarded),
 )
 """Each group's single-map forms, tried in order (an empty name: a renaming, not logged)."""
 
