@@ -269,7 +269,7 @@ def _enumerated(chain: Chain, d: int) -> SubDimensions:
     for m in chain.maps:
         coords, _ = apply_array(m, coords)
     grid = coords.reshape((*shape, lower_rank))
-    rows = np.moveaxis(grid, d, -2).reshape(-1, size, lower_rank)
+    rows = np.moveaxis(grid, d, -2).reshape(math.prod(shape) // size, size, lower_rank)
     steps = rows - rows[:, :1, :]
     others = [n for k, n in enumerate(shape) if k != d]
     deps: list[LowerDependence] = []
