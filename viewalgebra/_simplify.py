@@ -81,10 +81,10 @@ class Simplified(Generic[T]):
     def __str__(self) -> str:
         before, after = len(self.original.maps), len(self.result.maps)
         if not self.changed:
-            return f"already simple ({before} maps)"
+            return f"already simple ({before} map{'s' * (before != 1)})"
         buffer = (f", buffer {self.result.buffer}" if isinstance(self.result, View)
                   and isinstance(self.original, View) and self.result.buffer != self.original.buffer else "")
-        return f"{before} maps -> {after}{buffer}: {'; '.join(self.log)}"
+        return f"{before} map{'s' * (before != 1)} -> {after}{buffer}: {'; '.join(self.log)}"
 
 
 @overload
