@@ -25,7 +25,6 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-import islpy as isl
 import numpy as np
 
 from ._budget import check_timeout, run_bounded
@@ -50,6 +49,8 @@ from ._validity import (
     fits_int64,
     pass_set,
     sample,
+    sufficient_array,
+    sufficient_isl,
     value_at,
 )
 from .errors import InternalError, InvalidArgumentError, RocmlirRuleError
@@ -219,8 +220,10 @@ class NeedlessCheck:
     dim: int
     bound: int
     kind: Literal["never fails", "implied"]
-    """``never fails``: no point of the box leaves the bound; ``implied``: every point where it
-    fails fails another emitted check (``implied_by``: each one failing at some such point)."""
+    """``never fails``: no point of the box leaves the bound; ``implied``: dropped, from the
+    last emitted check back, because the emitted checks still kept reject every point where it
+    fails (``implied_by``: the kept ones failing at some such point). Every needless check can
+    be dropped together."""
     point: tuple[int, ...] | None
     """``implied``: a point where it fails."""
     implied_by: tuple[Key, ...] = ()
@@ -293,12 +296,12 @@ def compare_validity(view: View, *, timeout: float | None = 60.0) -> ValidityCom
     cached = COMPARISONS.get(view)
     if cached is not None:
         return cached
-    answer = _compare(view, timeout, "auto")
+    answer = compare_by(view, timeout, "auto")
     COMPARISONS.put(view, answer)
     return answer
 
 
-def _compare(view: View, timeout: float | None, method: Literal["auto", "enumerate", "isl"]
+def compare_by(view: View, timeout: float | None, method: Literal["auto", "enumerate", "isl"]
              ) -> ValidityComparison:
     for m in view.maps:
         require_meaningful(m)
@@ -347,12 +350,12 @@ def _enumerated(view: View, emitted: tuple[tuple[int, ...], ...]
             unchecked.append(UncheckedAccess(k, d, bounds(view)[k][d], at(bad), int(v[j]),
                                              (k, d) in theirs))
     needless: list[NeedlessCheck] = []
-    for i, (key, f) in enumerate(zip(r_keys, r_fails, strict=True)):
+    kept = sufficient_array(r_keys, r_fails)
+    for key, f in zip(r_keys, r_fails, strict=True):
         if not f.any():
             needless.append(NeedlessCheck(*key, theirs[key], "never fails", None))
-        elif not (f & (count == 1)).any():
-            others = tuple(o for j, (o, g) in enumerate(zip(r_keys, r_fails, strict=True))
-                           if j != i and (f & g).any())
+        elif key not in kept:
+            others = tuple(o for o, g in zip(r_keys, r_fails, strict=True) if o in kept and (f & g).any())
             needless.append(NeedlessCheck(*key, theirs[key], "implied", at(f), others))
     return int((~accessed).sum()), tuple(unchecked), tuple(needless)
 
@@ -368,27 +371,23 @@ def _by_isl(view: View, emitted: tuple[tuple[int, ...], ...]
     r_fails = [fail_set(affs[key], theirs[key], the_box) for key in r_keys]
     r_passes = [pass_set(affs[key], theirs[key]) for key in r_keys]
 
-    def passing_all_but(skip: int | None) -> isl.Set:
-        s = the_box
-        for i, p in enumerate(r_passes):
-            if i != skip:
-                s = s & p
-        return s
-
-    accessed = passing_all_but(None)
+    accessed = the_box
+    for p in r_passes:
+        accessed = accessed & p
     unchecked: list[UncheckedAccess] = []
     for key, aff, bound in checks:
         point = sample(fail_set(aff, bound, the_box) & accessed, rank)
         if point is not None:
             unchecked.append(UncheckedAccess(*key, bound, point, value_at(aff, point), key in theirs))
     needless: list[NeedlessCheck] = []
-    for i, (key, f) in enumerate(zip(r_keys, r_fails, strict=True)):
+    kept = sufficient_isl(r_keys, r_fails, r_passes, the_box)
+    for key, f in zip(r_keys, r_fails, strict=True):
         point = sample(f, rank)
         if point is None:
             needless.append(NeedlessCheck(*key, theirs[key], "never fails", None))
-        elif (f & passing_all_but(i)).is_empty():
-            others = tuple(o for j, (o, g) in enumerate(zip(r_keys, r_fails, strict=True))
-                           if j != i and not (f & g).is_empty())
+        elif key not in kept:
+            others = tuple(o for o, g in zip(r_keys, r_fails, strict=True)
+                           if o in kept and not (f & g).is_empty())
             needless.append(NeedlessCheck(*key, theirs[key], "implied", point, others))
     return math.prod(view.shape) - count_points(accessed), tuple(unchecked), tuple(needless)
 

@@ -115,6 +115,11 @@ class Validity:
     """``checks[k][d]``: lower dim ``d`` of map ``k`` (top first)."""
     maps: tuple[MapNeed, ...]
     """One per map (top first)."""
+    sufficient: tuple[Key, ...]
+    """Checks that together decide validity exactly: from the last check of the bottom map up,
+    each check is dropped when the checks still kept reject every point where it fails. It
+    holds every needed check; ``kind`` judges each check against all the others, so two checks
+    that fail at the same points are both ``implied`` while one of them stays here."""
 
     @property
     def impacting_dims(self) -> tuple[int, ...]:
@@ -183,7 +188,7 @@ def answer_by(view: View, timeout: float | None, method: Method) -> Validity:
 def bounds(view: View) -> tuple[tuple[int, ...], ...]:
     """The bound of every check: each map's lower bound, or the narrower extent of the space
     below it in a lenient view (docs/semantics.md, Validity)."""
-    below = [m.upper_bounds for m in view.maps[1:]] + [view.buffer.shape]
+    below = [m.upper_bounds for m in view.maps[1:]] + [view.buffer.shape][:len(view.maps)]
     return tuple(tuple(min(n, b) for n, b in zip(m.lower_bounds, under, strict=True))
                  for m, under in zip(view.maps, below, strict=True))
 
@@ -215,6 +220,17 @@ def fails_array(view: View, points: IntArray) -> tuple[list[Key], list[BoolArray
     return keys, fails, values
 
 
+def sufficient_array(keys: list[Key], fails: list[BoolArray]) -> tuple[Key, ...]:
+    """The checks kept when, from the last one back, each is dropped if the kept others fail
+    wherever it fails (checks that never fail are dropped)."""
+    kept = [i for i, f in enumerate(fails) if f.any()]
+    for i in reversed(list(kept)):
+        others = [fails[o] for o in kept if o != i]
+        if others and not (fails[i] & ~np.logical_or.reduce(others)).any():
+            kept.remove(i)
+    return tuple(keys[i] for i in kept)
+
+
 def _enumerated(view: View) -> Validity:
     points = all_points(view.shape)
     n = len(points)
@@ -223,9 +239,9 @@ def _enumerated(view: View) -> Validity:
     for f in fails:
         count += f
     invalid = count > 0
-    per_map: dict[int, BoolArray] = {}
+    per_map = {k: np.zeros(n, dtype=np.bool_) for k in range(len(view.maps))}
     for (k, _), f in zip(keys, fails, strict=True):
-        per_map[k] = per_map.get(k, np.zeros(n, dtype=np.bool_)) | f
+        per_map[k] |= f
 
     def at(where: BoolArray) -> tuple[int, ...] | None:
         if not where.any():
@@ -268,7 +284,7 @@ def _enumerated(view: View) -> Validity:
         bad, good = (p, q) if invalid.reshape(view.shape)[p] else (q, p)
         dims.append(DimImpact(d, True, good, bad))
     return Validity(view.shape, n, int(invalid.sum()), at(invalid), tuple(dims),
-                    tuple(tuple(c) for c in checks), tuple(maps))
+                    tuple(tuple(c) for c in checks), tuple(maps), sufficient_array(keys, fails))
 
 
 # }}}
@@ -381,8 +397,24 @@ def _by_isl(view: View) -> Validity:
             bad = bad.fix_val(isl.dim_type.set, at, val(c))
         dims.append(DimImpact(d, True, sample(good, rank), sample(bad, rank)))
 
+    sufficient = sufficient_isl([key for key, _, _ in checks], fails, passes, the_box)
     return Validity(view.shape, total, count, sample(invalid, rank), tuple(dims),
-                    tuple(tuple(c) for c in out), tuple(maps))
+                    tuple(tuple(c) for c in out), tuple(maps), sufficient)
+
+
+def sufficient_isl(keys: list[Key], fails: list[isl.Set], passes: list[isl.Set],
+                   the_box: isl.Set) -> tuple[Key, ...]:
+    """``sufficient_array`` with ISL sets: ``fails[i]`` within the box, ``passes[i]`` its
+    complement."""
+    kept = [i for i, f in enumerate(fails) if not f.is_empty()]
+    for i in reversed(list(kept)):
+        rest = the_box
+        for o in kept:
+            if o != i:
+                rest = rest & passes[o]
+        if len(kept) > 1 and (fails[i] & rest).is_empty():
+            kept.remove(i)
+    return tuple(keys[i] for i in kept)
 
 
 def count_points(s: isl.Set) -> int:
