@@ -16,6 +16,15 @@ the intermediate coordinates (``unchecked_addresses``). Intermediate coordinates
 validity are not preserved, so the collapsed chain must not be read as a ``View`` with its
 validity rule.
 
+The collapse does not always keep that address. Four causes are known, each with a chain in
+tests/test_rocmlir_collapse.py: a group that forms through a ``Broadcast{p}`` of upper size
+``p`` (the identity on the box, but its ``mod p`` folds the collapsed coordinate back); the same
+map at two depths of a chain (groups are keyed by value, so a group found below one copy
+collapses the other); a Merge and its Unmerge in maps that are not adjacent (the erasures that
+keep a unit dim out of a second group use the Merge's lower indices in another space, so the
+regression fixed by PR #1479 returns behind a permutation); an Unmerge that reads a dim twice
+(the positions ``[0, 1, 1]`` pass rocMLIR's ``is_sorted``).
+
 ``isolateTransforms`` (rocMLIR clones a chain that has other users before rewriting it) needs no
 counterpart: maps are immutable values here, and the input chain is left as it was.
 """
@@ -86,6 +95,10 @@ class MergeCollapse:
     rewritten: tuple[CollapsedMerge, ...]
     """Every Merge rocMLIR rewrites, top first (sizes changed or not)."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "maps", tuple(self.maps))
+        object.__setattr__(self, "rewritten", tuple(self.rewritten))
+
     @property
     def collapsed(self) -> tuple[CollapsedMerge, ...]:
         """The Merges whose sizes change."""
@@ -128,11 +141,11 @@ def _collapse_map(tm: TransformMap, groups: ContiguousGroups, map_index: int,
     ops: list[AnyTransform] = []
     rewritten: list[CollapsedMerge] = []
     for k, op in enumerate(tm.ops):
-        key = (tm, op)
-        if not isinstance(op, Merge) or key not in groups:
+        classes = groups.get((tm, op)) if isinstance(op, Merge) else None
+        if not isinstance(op, Merge) or classes is None:
             ops.append(op)
             continue
-        new = _collapse_merge(op, groups[key])
+        new = _collapse_merge(op, classes)
         if new is None:
             ops.append(op)
             continue
