@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rocmlir_data import ROCMLIR_FILES
 from strategies import views
 
 import viewalgebra as va
@@ -395,3 +396,43 @@ def test_arguments() -> None:
         rv.rocmlir_embed_can_be_invalid(pad, pad.ops[0])  # pyright: ignore[reportArgumentType]
     with pytest.raises(err, match="invalid_set: expected a View"):
         vv.invalid_set(bad)
+
+
+def file_views() -> list[tuple[str, va.View]]:
+    """Every meaningful view of rocMLIR's test files in tests/data, once each."""
+    seen: dict[va.View, str] = {}
+    for path in ROCMLIR_FILES:
+        for k, parsed in enumerate(va.text.parse_mlir_views(path.read_text())):
+            view = parsed.view
+            if view is not None and not any(p.blocking for m in view.maps for p in va.transforms.problems(m)):
+                seen.setdefault(view, f"{path.name}:{k}")
+    return [(name, view) for view, name in seen.items()]
+
+
+def test_rocmlir_test_views_both_paths_agree() -> None:
+    """On every small view of rocMLIR's test files the two exact paths give the same answer
+    (witnesses aside), and the comparison too."""
+    small = [(n, v) for n, v in file_views() if np.prod(v.shape) <= vv.ENUMERATE_LIMIT]
+    assert len(small) > 40
+    for name, view in small:
+        a, b = (vv.answer_by(view, None, m) for m in METHODS)
+        assert (a.invalid_count, a.impacting_dims, a.needed_checks, a.sufficient) == \
+            (b.invalid_count, b.impacting_dims, b.needed_checks, b.sufficient), name
+        assert [[c.kind for c in d] for d in a.checks] == [[c.kind for c in d] for d in b.checks], name
+        c, d = (rv.compare_by(view, None, m) for m in METHODS)
+        assert (c.verdict, c.rocmlir_invalid_count, [(u.map_index, u.dim) for u in c.unchecked],
+                [(n.map_index, n.dim, n.kind) for n in c.needless]) == \
+            (d.verdict, d.rocmlir_invalid_count, [(u.map_index, u.dim) for u in d.unchecked],
+             [(n.map_index, n.dim, n.kind) for n in d.needless]), name
+
+
+def test_rocmlir_pad_below_an_embed_that_stays_inside() -> None:
+    """test_vectorization_inference.mlir (tests/data/rocmlir): Embed{1, 1} over [4, 4] -> [16]
+    under Pad{0, 2} over [16] -> [14]: rocMLIR checks the Pad, whose input never exceeds 6."""
+    embed = va.parse_transform_map('<affine_map<(d0, d1) -> (d0 + d1)> by [<Embed{1, 1} ["a", "b"] at [0, 1] '
+                                   '-> ["1pad"] at [0]>] bounds = [4, 4] -> [16]>')
+    pad = va.parse_transform_map('<affine_map<(d0) -> (d0)> by [<Pad{0, 2} ["1pad"] at [0] -> ["1"] at [0]>] '
+                                 'bounds = [16] -> [14]>')
+    c = rv.compare_validity(va.View(va.Buffer((14,)), (embed, pad)))
+    assert c.rocmlir_checks == ((), (0,)) and c.exact.invalid_count == 0
+    assert c.verdict == "rocMLIR conservative" and [(n.map_index, n.kind) for n in c.needless] == [(1, "never fails")]
