@@ -252,7 +252,8 @@ def test_rocmlir_reads_one_broadcast_dim() -> None:
     assert va_sub_dimensions([TWO_DIM_BROADCAST], 1).lower[1].pieces == (sd.Piece(4, 1, 1),)
     comparison = rs.compare_sub_dimensions([TWO_DIM_BROADCAST], 1)
     assert comparison.verdict == "rocMLIR unsound" and comparison.lower_dim == 1
-    x, y = comparison.witness or ((), ())
+    assert comparison.witness is not None
+    x, y = comparison.witness
     grid = lower_grid(va.Chain.of([TWO_DIM_BROADCAST]))
     assert x[0] == y[0] and grid[y][1] != grid[x][1]
 
@@ -266,7 +267,8 @@ def test_rocmlir_floors_a_misaligned_merge() -> None:
     assert exact.moved == (0,) and exact.lower[0].pieces is None
     comparison = rs.compare_sub_dimensions(chain, "column")
     assert comparison.verdict == "rocMLIR unsound" and comparison.lower_dim == 0
-    x, y = comparison.witness or ((), ())
+    assert comparison.witness is not None
+    x, y = comparison.witness
     grid = lower_grid(va.Chain.of(chain))
     assert x[0] == y[0] and grid[y][0] != grid[x][0]
 

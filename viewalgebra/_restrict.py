@@ -5,7 +5,8 @@ Fixing upper dims of a chain (a block id, a thread id) to a value, or narrowing 
 is a new top map: PassThrough for a kept dim, ``Slice{b, e}`` for a range, ``ConstDim{v, n}`` for a
 value. ``restrict`` folds that map into the chain's first map where each op of it can take the
 fixed values (a constant through Pad, Slice, Embed, Unmerge, Merge or Broadcast becomes a
-``ConstDim``; a range through PassThrough, Pad, Slice or Broadcast becomes a ``Slice``), so the
+``ConstDim``; a range through PassThrough, Pad, Slice or Broadcast becomes a ``Slice``, and an
+Embed or Unmerge left with one unit-coefficient input a ``Slice`` at the fixed offset), so the
 result is no longer than the chain; elsewhere it keeps the new map on top. Either way
 ``equivalent`` proves the result equal, point by point and padding included, to the chain seen
 through the new top map.
@@ -228,6 +229,13 @@ def _fold_op(op: AnyTransform, tm: TransformMap, new_index: dict[int, int], star
             coeffs = op.params if isinstance(op, Embed) else _horner(op.params)
             constant = sum(c * values.get(d, start.get(d, 0)) for c, d in zip(coeffs, ups, strict=True))
             kept = [(c, d, n) for c, d, n in zip(coeffs, ups, op.upper_names, strict=True) if d not in values]
+            if len(kept) == 1 and kept[0][0] == 1:  # lower = new + constant: a Slice
+                _, d, name = kept[0]
+                bound = tm.lower_bounds[op.lower_dims[0]]
+                if not 0 <= constant <= constant + size[d] <= bound:
+                    return None
+                return [Slice((constant, constant + size[d]), (name,), (new_index[d],), op.lower_names,
+                              op.lower_dims)]
             if constant != 0:
                 return None
             return [Embed(tuple(c for c, _, _ in kept), tuple(n for _, _, n in kept),

@@ -267,6 +267,9 @@ class RocmlirRemoved:
     """The top dims of the original chain that the result keeps, in order."""
     kept_lower: tuple[int, ...] = ()
     """The bottom dims of the original chain that the result keeps, in order."""
+    removed_sub_dims: tuple[tuple[int, tuple[SubDimInfo, ...]], ...] = ()
+    """Per bottom dim, the ``(size, stride)`` digits rocMLIR divided out of it: the result's
+    bottom coordinate is the original one with these digits deleted."""
     reason: str | None = None
 
 
@@ -320,7 +323,8 @@ def rocmlir_remove_upper_dims(chain: object, remove: Iterable[int | str]) -> Roc
     top_removed = set(indices)
     kept_upper = tuple(d for d in range(len(c.upper_bounds)) if d not in top_removed)
     kept_lower = tuple(d for d in range(len(c.lower_bounds)) if d not in set(removed))
-    return RocmlirRemoved(tuple(results), kept_upper, kept_lower)
+    digits = tuple((d, tuple(v)) for d, v in sorted(sub_dims.items()) if v)
+    return RocmlirRemoved(tuple(results), kept_upper, kept_lower, digits)
 
 
 def _remove_from_map(m: TransformMap, removed: list[int], upper_bounds: list[int],
@@ -454,7 +458,8 @@ def _new_params(op: AnyTransform, args: _Args, remove_set: set[int], upper_bound
 @dataclass(frozen=True, slots=True)
 class RemoveUpperDimsComparison:
     """rocMLIR's sub-tile chain beside the exact restriction with the removed dims at 0 (the tile
-    of block 0, say), on the top dims and bottom dims rocMLIR keeps."""
+    of block 0, say), on the top dims and bottom dims rocMLIR keeps, the exact bottom coordinates
+    compacted as rocMLIR's are (its removed digits deleted)."""
 
     verdict: Verdict
     exact: Restricted
@@ -473,10 +478,12 @@ class RemoveUpperDimsComparison:
 def compare_remove_upper_dims(chain: object, remove: Iterable[int | str], *,
                               timeout: float | None = 60.0) -> RemoveUpperDimsComparison:
     """The port of rocMLIR's ``removeUpperDims`` beside the exact ``restrict`` with the removed
-    dims fixed at 0: point by point over the kept top dims, the kept bottom coordinates and the
-    validity. **unsound**: a point valid in rocMLIR's chain where the exact restriction is invalid
-    (padding ignored) or goes elsewhere; **conservative**: rocMLIR fails, or marks invalid a point
-    the exact view reads; **equal**: the same everywhere.
+    dims fixed at 0: point by point over the kept top dims, the kept bottom coordinates (the exact
+    ones with the digits rocMLIR divides out deleted: ``v mod s + (v div (s n)) * s`` per removed
+    digit ``(n, s)``, largest first) and the validity. **unsound**: a point valid in rocMLIR's
+    chain where the exact restriction is invalid (padding ignored) or goes elsewhere;
+    **conservative**: rocMLIR fails, or marks invalid a point the exact view reads; **equal**: the
+    same everywhere.
 
     Example: with ``Pad{2, 2}`` on a dim that an ``Unmerge{2, 4}`` sub-tiles, rocMLIR's block view
     is ``Pad{0, 0}``: at block 0 it reads lower coordinate 0 where the exact view is padding.
@@ -495,14 +502,16 @@ def compare_remove_upper_dims(chain: object, remove: Iterable[int | str], *,
     if not port.maps:
         return RemoveUpperDimsComparison("equal" if not port.kept_lower else "rocMLIR unsound",
                                          exact, port, reason="rocMLIR removes every map")
-    found = run_bounded(_first_difference, (exact.chain.maps, port.maps, port.kept_lower), timeout,
-                        "compare_remove_upper_dims")
+    found = run_bounded(_first_difference, (exact.chain.maps, port.maps, port.kept_lower,
+                                            port.removed_sub_dims), timeout, "compare_remove_upper_dims")
     if found is None:
         return RemoveUpperDimsComparison("equal", exact, port)
     point, kind = found
     mine = _through(exact.chain.maps, point)
     theirs = _through(port.maps, point)
-    mine_kept = None if mine is None else tuple(mine[k] for k in port.kept_lower)
+    digits = dict(port.removed_sub_dims)
+    mine_kept = None if mine is None else tuple(_compacted(mine[k], digits.get(k, ()))
+                                                for k in port.kept_lower)
     verdict: Verdict = "rocMLIR conservative" if kind == "exact only" else "rocMLIR unsound"
     what = {"rocmlir only": "rocMLIR reads a point the exact view marks invalid (padding ignored)",
             "exact only": "rocMLIR marks invalid a point the exact view reads",
@@ -527,13 +536,29 @@ def _through(maps: tuple[TransformMap, ...], point: tuple[int, ...]) -> tuple[in
     return evaluate_chain(maps, point)
 
 
+def _compacted(v: int, digits: tuple[SubDimInfo, ...]) -> int:
+    """``v`` with the digits ``(n, s)`` deleted, largest stride first."""
+    for n, s in sorted(digits, key=lambda p: -p[1]):
+        v = v % s + (v // (s * n)) * s
+    return v
+
+
 def _first_difference(exact: tuple[TransformMap, ...], theirs: tuple[TransformMap, ...],
-                      kept_lower: tuple[int, ...]) -> tuple[tuple[int, ...], str] | None:
-    mine = isl.Map.from_pw_multi_aff(chain_function(exact))
+                      kept_lower: tuple[int, ...],
+                      removed: tuple[tuple[int, tuple[SubDimInfo, ...]], ...]
+                      ) -> tuple[tuple[int, ...], str] | None:
     full = exact[-1].lower_rank
-    for k in reversed(range(full)):
-        if k not in kept_lower:
-            mine = mine.project_out(isl.dim_type.out, k, 1)
+    ls = isl.LocalSpace.from_space(isl.Space.set_alloc(CTX, 0, full))
+    digits = dict(removed)
+    affs = isl.AffList.alloc(CTX, len(kept_lower))
+    for k in kept_lower:
+        v = isl.Aff.var_on_domain(ls, isl.dim_type.set, k)
+        for n, s in sorted(digits.get(k, ()), key=lambda p: -p[1]):
+            v = v.mod_val(val(s)).add(v.scale_down_val(val(s * n)).floor().scale_val(val(s)))
+        affs = affs.add(v)
+    compact = isl.MultiAff.from_aff_list(isl.Space.alloc(CTX, 0, full, len(kept_lower)), affs)
+    mine = isl.Map.from_pw_multi_aff(
+        isl.PwMultiAff.from_multi_aff(compact).pullback_pw_multi_aff(chain_function(exact)))
     other = isl.Map.from_pw_multi_aff(chain_function(theirs))
     rank = exact[0].upper_rank
     dom_mine, dom_other = mine.domain(), other.domain()
