@@ -272,8 +272,8 @@ class ValidityComparison:
         return "equal"
 
     def __str__(self) -> str:
-        lines = [f"{self.verdict}: rocMLIR masks {self.rocmlir_invalid_count} points, "
-                 f"{self.exact.invalid_count} are invalid"]
+        lines = [f"{self.verdict}: {self.exact.invalid_count} invalid points, "
+                 f"rocMLIR masks {self.rocmlir_invalid_count}"]
         lines += [f"  unsafe: {u}" for u in self.unchecked]
         lines += [f"  cost: {n}" for n in self.needless]
         lines += [f"  missed view dim {d.dim}: {list(d.valid_point or ())} valid, "
