@@ -436,3 +436,33 @@ def test_rocmlir_pad_below_an_embed_that_stays_inside() -> None:
     c = rv.compare_validity(va.View(va.Buffer((14,)), (embed, pad)))
     assert c.rocmlir_checks == ((), (0,)) and c.exact.invalid_count == 0
     assert c.verdict == "rocMLIR conservative" and [(n.map_index, n.kind) for n in c.needless] == [(1, "never fails")]
+
+
+@pytest.mark.parametrize(("text", "buffer", "points", "value"), [
+    # docs/validity.md, unsafe case 4: lenient maps whose bounds break the op's rule
+    ('<affine_map<(d0) -> (d0 floordiv 3, d0 mod 3)> by [<Merge{2, 3} ["m"] at [0] -> ["a", "b"] at [0, 1]>] '
+     'bounds = [8] -> [2, 3]>', (2, 3), {(6,), (7,)}, 2),
+    ('<affine_map<(d0) -> (d0 + 2)> by [<Slice{2, 6} ["s"] at [0] -> ["x"] at [0]>] bounds = [4] -> [5]>',
+     (5,), {(3,)}, 5),
+])
+def test_lenient_maps_are_unsafe(text: str, buffer: tuple[int, ...], points: set[tuple[int, ...]],
+                                 value: int) -> None:
+    view = va.View(va.Buffer(buffer), (va.parse_transform_map(text, strict=False),), strict=False)
+    for method in METHODS:
+        c = rv.compare_by(view, None, method)
+        assert c.rocmlir_checks == ((),) and c.verdict == "rocMLIR unsound"
+        (u,) = c.unchecked
+        assert (u.map_index, u.dim, u.emitted) == (0, 0, False)
+        assert u.point in points and u.value == value
+        assert c.exact.invalid_count == len(points)
+
+
+def test_per_term_test_counts_the_size_not_the_largest_index() -> None:
+    """docs/validity.md, conservative case 1: Embed{2} over [4] -> [7] is checked (4 * 2 > 7)
+    though its largest value is 6."""
+    view = one_map('<affine_map<(d0) -> (d0 * 2)> by [<Embed{2} ["u"] at [0] -> ["x"] at [0]>] '
+                   'bounds = [4] -> [7]>', (7,))
+    c = rv.compare_validity(view)
+    assert c.rocmlir_checks == ((0,),) and c.exact.invalid_count == 0
+    assert [(n.kind, n.point) for n in c.needless] == [("never fails", None)]
+    assert c.verdict == "rocMLIR conservative"
