@@ -175,7 +175,9 @@ def compare_sub_dimensions(chain: object, dim: int | str, *,
     lower coordinate by some ``sum_i e_i s_i`` with ``|e_i| < n_i`` (a lower dim it omits: by 0).
     **unsound**: two points of the box, differing only in ``dim``, whose lower coordinates differ
     by an amount outside that set (``witness``); **conservative**: no such points but rocMLIR's
-    pairs are not the exact pieces (or it fails); **equal**: its pairs are the exact pieces.
+    pairs are not the exact pieces (or it fails); **equal**: its pairs are the exact pieces, both
+    read as claims (pairs of size 1 dropped, a pair continuing another merged: ``(3, 1), (8, 3)``
+    is ``(24, 1)``).
 
     Example: ``Merge{32, 10}`` below ``Unmerge{20, 16}`` (rocMLIR's MisalignedMerge unit test):
     rocMLIR drops the group dim (``16 / 10`` floors to 1), yet column 0 -> 10 moves it: unsound.
@@ -188,7 +190,7 @@ def compare_sub_dimensions(chain: object, dim: int | str, *,
     if port.info is None:
         return SubDimensionsComparison("rocMLIR conservative", exact, port,
                                        reason=f"rocMLIR fails: {port.reason}")
-    claims = {j: tuple(sorted(p for p in pairs if p[0] > 1)) for j, pairs in port.info.items()}
+    claims = {j: _merged(pairs) for j, pairs in port.info.items()}
     found = run_bounded(_outside_claims, (c.maps, d, claims), timeout, "compare_sub_dimensions")
     if found is not None:
         j, x, y, step = found
@@ -196,12 +198,24 @@ def compare_sub_dimensions(chain: object, dim: int | str, *,
             f"lower dim {j} moves by {step} from {list(x)} to {list(y)}; rocMLIR's pairs "
             f"{list(claims.get(j, ()))} at lower dim {j} cannot make that step"))
     for dep in exact.lower:
-        mine = tuple(sorted((p.size, p.stride) for p in dep.pieces or ()))
+        mine = _merged(tuple((p.size, p.stride) for p in dep.pieces or ()))
         if dep.pieces is None or mine != claims.get(dep.dim, ()):
             exact_text = "not affine-strided" if dep.pieces is None else str(list(mine))
             return SubDimensionsComparison("rocMLIR conservative", exact, port, dep.dim, reason=(
                 f"lower dim {dep.dim}: rocMLIR {list(claims.get(dep.dim, ()))}, exact {exact_text}"))
     return SubDimensionsComparison("equal", exact, port)
+
+
+def _merged(pairs: tuple[SubDimInfo, ...]) -> tuple[SubDimInfo, ...]:
+    """Pairs of size > 1 by stride, each run that continues the one before (``s' = n s``) merged:
+    ``(3, 1), (8, 3)`` and ``(24, 1)`` claim the same steps."""
+    out: list[SubDimInfo] = []
+    for n, s in sorted(p for p in pairs if p[0] > 1):
+        if out and s == out[-1][0] * out[-1][1]:
+            out[-1] = (out[-1][0] * n, out[-1][1])
+        else:
+            out.append((n, s))
+    return tuple(out)
 
 
 def _claimed_steps(pairs: tuple[SubDimInfo, ...]) -> isl.Set:

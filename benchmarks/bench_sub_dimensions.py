@@ -1,0 +1,76 @@
+"""Sub-dimensions benchmark: the exact pieces beside rocMLIR's rule, same run.
+
+Run: ``.venv/bin/python benchmarks/bench_sub_dimensions.py [--quick]``.
+
+Every figure is a median of repeated runs, each from cold caches (``clear_caches``), over every
+(view, dim) of rocMLIR's test files. "exact" is ``sub_dimensions`` (numpy for small views, ISL
+otherwise); "rocMLIR" is the port of its ``getLowerSubDimensions``
+(``rocmlir_lower_sub_dimensions``). The comparison counts each verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
+
+from bench_vectorize import file_views  # noqa: E402
+from timing import median_time  # noqa: E402
+
+import viewalgebra as va  # noqa: E402
+from viewalgebra import _rocmlir_sub_dimensions as rs  # noqa: E402, TID251 -- wired publicly elsewhere
+from viewalgebra import _sub_dimensions as sd  # noqa: E402, TID251 -- wired publicly elsewhere
+
+Row = tuple[str, float, str, float | None, str]
+
+
+def queries() -> list[tuple[str, va.Chain, int]]:
+    """Every (view, dim) of rocMLIR's test files in tests/data, each distinct chain once."""
+    seen: dict[tuple[va.Chain, int], str] = {}
+    for name, view, d in file_views():
+        seen.setdefault((va.Chain.of(view), d), name)
+    return [(name, chain, d) for (chain, d), name in seen.items()]
+
+
+def rows(quick: bool) -> list[Row]:
+    """One row: the median over rocMLIR's test views and dims (figures in seconds)."""
+    repeat = 3 if quick else 5
+    exact_t, port_t = [], []
+    found = queries()
+    for _, chain, d in found:
+        exact_t.append(median_time(lambda c=chain, d=d: sd.sub_dimensions(c, d), repeat))
+        port_t.append(median_time(lambda c=chain, d=d: rs.rocmlir_lower_sub_dimensions(c, d), repeat))
+    return [(f"sub-dimensions, every dim of rocMLIR's test views ({len(exact_t)}), median",
+             statistics.median(exact_t), "rocMLIR rule", statistics.median(port_t), "<= 1 ms")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    quick = parser.parse_args(argv).quick
+    found = queries()
+    repeat = 3 if quick else 5
+    times = sorted((median_time(lambda c=chain, d=d: sd.sub_dimensions(c, d), repeat), f"{name} dim {d}")
+                   for name, chain, d in found)
+    for what, value, base, base_value, target in rows(quick):
+        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; target {target})")
+    print("slowest:", ", ".join(f"{name} {t * 1e3:.2f} ms" for t, name in times[-5:]))
+    verdicts: collections.Counter[str] = collections.Counter()
+    examples: dict[str, str] = {}
+    for name, chain, d in found:
+        c = rs.compare_sub_dimensions(chain, d)
+        verdicts[c.verdict] += 1
+        examples.setdefault(c.verdict, f"{name} dim {d}: {c}")
+    print(f"verdicts over {len(found)} (view, dim): {dict(verdicts)}")
+    for verdict, example in sorted(examples.items()):
+        print(f"  e.g. {verdict}: {example}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
