@@ -253,7 +253,7 @@ def test_a_chain_needs_its_buffer():
     with pytest.raises(va.errors.InvalidArgumentError, match="a View brings its own buffer"):
         rocmlir_collapse_merges(view, view.buffer)
     with pytest.raises(va.errors.InvalidArgumentError, match="expected a View"):
-        rocmlir_collapse_merges("maps", (4, 3, 2, 5))  # type: ignore[arg-type]
+        rocmlir_collapse_merges("maps", (4, 3, 2, 5))
     with pytest.raises(va.errors.InvalidTransformError, match="lower rank of map 0"):
         rocmlir_collapse_merges(view.maps, (120,))
 
