@@ -4,8 +4,11 @@ compared, on its own tests and on hand-made views where it is unsafe or conserva
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import re
+import sys
+from pathlib import Path
 from typing import Any, Literal
 
 import islpy as isl
@@ -466,3 +469,19 @@ def test_per_term_test_counts_the_size_not_the_largest_index() -> None:
     assert c.rocmlir_checks == ((0,),) and c.exact.invalid_count == 0
     assert [(n.kind, n.point) for n in c.needless] == [("never fails", None)]
     assert c.verdict == "rocMLIR conservative"
+
+
+def test_padded_conv_input_keeps_the_pad_checks() -> None:
+    """docs/validity.md: in a padded conv input view the Pad's checks and the buffer's hi, wi
+    dims fail at the same points; none is needed alone, the sufficient set is the Pad's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    conv_stack: Any = importlib.import_module("conv_stack")
+    view: va.View = conv_stack.conv2d_input_view(2, 3, 5, 5)
+    brute = Brute(view)
+    for method in METHODS:
+        answer = vv.answer_by(view, None, method)
+        check_answer(view, answer, brute)
+        assert answer.invalid_count == 336 and answer.needed_checks == ()
+        assert answer.sufficient == ((2, 3), (2, 4)) and not any(m.needed for m in answer.maps)
+        assert [(k, d) for k, dims in enumerate(rv.compare_by(view, None, method).rocmlir_checks)
+                for d in dims] == [(2, 3), (2, 4)]
