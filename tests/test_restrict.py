@@ -274,6 +274,7 @@ def test_rocmlir_fails_on_embed() -> None:
     assert result.maps is None and result.reason == "removeUpperDims does not handle Embed"
     comparison = rs.compare_remove_upper_dims(embed, ["a"])
     assert comparison.verdict == "rocMLIR conservative" and comparison.exact.certificate.ok
+    assert [str(op.params) for op in comparison.exact.chain.maps[0].ops] == ["(0, 3)"]  # Slice{0, 3}
 
 
 @given(view=views(max_maps=2, max_points=120), data=st.data())

@@ -273,6 +273,33 @@ def test_rocmlir_floors_a_misaligned_merge() -> None:
     assert x[0] == y[0] and grid[y][0] != grid[x][0]
 
 
+def test_rocmlir_broadcast_can_understate() -> None:
+    """Unmerge{4, 4} then Broadcast{10}: rocMLIR's {10, 4} claims steps that are multiples of 4;
+    a: 2 -> 3 at b = 1 goes from 9 to 13 mod 10 = 3."""
+    chain = [P('<affine_map<(d0, d1) -> (d0 * 4 + d1)> by [<Unmerge{4, 4} ["a", "b"] at [0, 1] -> ["x"] '
+               'at [0]>] bounds = [4, 4] -> [16]>'),
+             P('<affine_map<(d0) -> (d0 mod 10)> by [<Broadcast{10} ["x"] at [0] -> ["x"] at [0]>] '
+               'bounds = [16] -> [10]>')]
+    assert rs.rocmlir_lower_sub_dimensions(chain, "a").info == {0: ((10, 4),)}
+    comparison = rs.compare_sub_dimensions(chain, "a")
+    assert comparison.verdict == "rocMLIR unsound" and comparison.witness is not None
+    x, y = comparison.witness
+    grid = lower_grid(va.Chain.of(chain))
+    assert x[1] == y[1] and (grid[y][0] - grid[x][0]) % 4 != 0
+    assert comparison.exact.lower[0].pieces is None
+
+
+def test_rocmlir_misses_a_carry() -> None:
+    """Unmerge{3, 10} then Merge{5, 6}: rocMLIR keeps only {1: (6, 1)} for b; b moves lower dim 0."""
+    chain = [P('<affine_map<(d0, d1) -> (d0 * 10 + d1)> by [<Unmerge{3, 10} ["a", "b"] at [0, 1] '
+               '-> ["x"] at [0]>] bounds = [3, 10] -> [30]>'),
+             P('<affine_map<(d0) -> (d0 floordiv 6, d0 mod 6)> by [<Merge{5, 6} ["x"] at [0] '
+               '-> ["p", "q"] at [0, 1]>] bounds = [30] -> [5, 6]>')]
+    assert rs.rocmlir_lower_sub_dimensions(chain, "b").info == {1: ((6, 1),)}
+    comparison = rs.compare_sub_dimensions(chain, "b")
+    assert comparison.verdict == "rocMLIR unsound" and comparison.lower_dim == 0
+
+
 def test_continuing_pairs_claim_the_same_steps() -> None:
     """rocMLIR keeps (3, 1) and (8, 3) apart where the exact piece is (24, 1): the same claim."""
     assert rs._merged(((3, 1), (8, 3), (1, 5))) == ((24, 1),)  # noqa: SLF001
