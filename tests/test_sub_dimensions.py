@@ -160,7 +160,7 @@ def test_a_split_dim() -> None:
     assert answer.moved == (0, 1)
     assert "lower dim 1: 2@8 (from 1)" in str(answer)
     port = rs.rocmlir_lower_sub_dimensions(chain, "a")
-    assert port.info == {0: ((2, 1),), 1: ((2, 8),)}
+    assert port.as_dict() == {0: ((2, 1),), 1: ((2, 8),)}
     assert rs.compare_sub_dimensions(chain, "a").verdict == "equal"
 
 
@@ -280,7 +280,7 @@ def test_rocmlir_broadcast_can_understate() -> None:
                'at [0]>] bounds = [4, 4] -> [16]>'),
              P('<affine_map<(d0) -> (d0 mod 10)> by [<Broadcast{10} ["x"] at [0] -> ["x"] at [0]>] '
                'bounds = [16] -> [10]>')]
-    assert rs.rocmlir_lower_sub_dimensions(chain, "a").info == {0: ((10, 4),)}
+    assert rs.rocmlir_lower_sub_dimensions(chain, "a").as_dict() == {0: ((10, 4),)}
     comparison = rs.compare_sub_dimensions(chain, "a")
     assert comparison.verdict == "rocMLIR unsound" and comparison.witness is not None
     x, y = comparison.witness
@@ -295,7 +295,7 @@ def test_rocmlir_misses_a_carry() -> None:
                '-> ["x"] at [0]>] bounds = [3, 10] -> [30]>'),
              P('<affine_map<(d0) -> (d0 floordiv 6, d0 mod 6)> by [<Merge{5, 6} ["x"] at [0] '
                '-> ["p", "q"] at [0, 1]>] bounds = [30] -> [5, 6]>')]
-    assert rs.rocmlir_lower_sub_dimensions(chain, "b").info == {1: ((6, 1),)}
+    assert rs.rocmlir_lower_sub_dimensions(chain, "b").as_dict() == {1: ((6, 1),)}
     comparison = rs.compare_sub_dimensions(chain, "b")
     assert comparison.verdict == "rocMLIR unsound" and comparison.lower_dim == 0
 
@@ -310,7 +310,7 @@ def test_rocmlir_broadcast_overstates() -> None:
     """A Broadcast{4} of a dim of 2 values: rocMLIR claims 4 values (conservative)."""
     tm = P('<affine_map<(d0) -> (d0 mod 4)> by [<Broadcast{4} ["x"] at [0] -> ["x"] at [0]>] '
            'bounds = [2] -> [4]>')
-    assert rs.rocmlir_lower_sub_dimensions(tm, 0).info == {0: ((4, 1),)}
+    assert rs.rocmlir_lower_sub_dimensions(tm, 0).as_dict() == {0: ((4, 1),)}
     comparison = rs.compare_sub_dimensions(tm, 0)
     assert comparison.verdict == "rocMLIR conservative"
     assert comparison.exact.lower[0].pieces == (sd.Piece(2, 1, 1),)
@@ -330,7 +330,7 @@ def test_comparison_witnesses_hold(chain: va.Chain) -> None:
             assert c.witness is not None and c.lower_dim is not None and c.rocmlir.info is not None
             x, y = c.witness
             step = int(grid[y][c.lower_dim] - grid[x][c.lower_dim])
-            pairs = [p for p in c.rocmlir.info.get(c.lower_dim, ()) if p[0] > 1]
+            pairs = [p for p in c.rocmlir.pairs_at(c.lower_dim) if p[0] > 1]
             reachable = {sum(e * s for e, (_, s) in zip(es, pairs, strict=True))
                          for es in itertools.product(*(range(-(n - 1), n) for n, _ in pairs))}
             assert step not in reachable
@@ -338,7 +338,7 @@ def test_comparison_witnesses_hold(chain: va.Chain) -> None:
             assert c.rocmlir.info is not None and c.exact.strided
             for dep in c.exact.lower:
                 exact_pairs = tuple((p.size, p.stride) for p in dep.pieces or ())
-                assert rs._merged(exact_pairs) == rs._merged(c.rocmlir.info.get(dep.dim, ()))  # noqa: SLF001
+                assert rs._merged(exact_pairs) == rs._merged(c.rocmlir.pairs_at(dep.dim))  # noqa: SLF001
 
 
 def test_arguments() -> None:

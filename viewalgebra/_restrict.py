@@ -166,14 +166,14 @@ def _fold(first: TransformMap, dims: tuple[int, ...], starts: tuple[int, ...],
     base = tuple(values.get(d, start.get(d, 0)) for d in range(first.upper_rank))
     at_base, _ = evaluate(first, base)
     ops: list[AnyTransform] = []
-    for op in first.ops:
-        new_ops = _fold_op(op, first, new_index, start, size, full, values, at_base)
-        if new_ops is None:
-            return None
-        ops.extend(new_ops)
     try:
+        for op in first.ops:
+            new_ops = _fold_op(op, first, new_index, start, size, full, values, at_base)
+            if new_ops is None:
+                return None
+            ops.extend(new_ops)
         return TransformMap(tuple(ops), sizes, first.lower_bounds)
-    except InvalidTransformError:
+    except InvalidTransformError:  # an op or map the fold would build breaks a rule: keep the top map
         return None
 
 

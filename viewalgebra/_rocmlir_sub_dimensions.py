@@ -48,18 +48,27 @@ Verdict = Literal["equal", "rocMLIR conservative", "rocMLIR unsound"]
 
 @dataclass(frozen=True, slots=True)
 class RocmlirSubDimensions:
-    """What the port of ``getLowerSubDimensions`` returns: lower dim -> ``SubDimInfo`` list, or a
-    failure with rocMLIR's reason."""
+    """What the port of ``getLowerSubDimensions`` returns: per lower dim its ``SubDimInfo``
+    list, or a failure with rocMLIR's reason."""
 
-    info: dict[int, tuple[SubDimInfo, ...]] | None
-    """Lower dim of the bottom -> ``(size, stride)`` pairs in rocMLIR's order (``None``: failure)."""
+    info: tuple[tuple[int, tuple[SubDimInfo, ...]], ...] | None
+    """``(lower dim of the bottom, (size, stride) pairs in rocMLIR's order)`` by lower dim
+    (``None``: failure)."""
     reason: str | None = None
     """Why rocMLIR fails (``None`` when it answers)."""
+
+    def as_dict(self) -> dict[int, tuple[SubDimInfo, ...]] | None:
+        """rocMLIR's map from lower dim to pairs (``None``: failure)."""
+        return None if self.info is None else dict(self.info)
+
+    def pairs_at(self, dim: int) -> tuple[SubDimInfo, ...]:
+        """The pairs at one lower dim (none where rocMLIR has none or fails)."""
+        return dict(self.info or ()).get(dim, ())
 
     def moved(self) -> tuple[int, ...]:
         """The lower dims rocMLIR says the upper dims move (a pair of size > 1, as its callers
         read it)."""
-        return tuple(sorted(d for d, pairs in (self.info or {}).items() if any(s > 1 for s, _ in pairs)))
+        return tuple(d for d, pairs in self.info or () if any(s > 1 for s, _ in pairs))
 
 
 def _strides(sizes: Sequence[int]) -> list[int]:
@@ -78,8 +87,8 @@ def rocmlir_lower_sub_dimensions(chain: object,
     ``{length, stride}`` for each pair of its first upper dim (its other dims are not read);
     AddDim and ConstDim drop them; Pad and Embed make it fail.
 
-    Example: ``Broadcast{1}`` over ``[16] -> [1]``: dim 0 gives ``{0: ((1, 1),)}``, a pair of size 1
-    (no movement).
+    Example: ``Broadcast{1}`` over ``[16] -> [1]``: dim 0 gives ``((0, ((1, 1),)),)``, a pair of
+    size 1 at lower dim 0 (no movement).
     """
     c = chain_of(chain, "rocmlir_lower_sub_dimensions")
     wanted = [dims] if isinstance(dims, int | str) else list(dims)
@@ -95,7 +104,7 @@ def rocmlir_lower_sub_dimensions(chain: object,
         if isinstance(step, str):
             return RocmlirSubDimensions(None, step)
         current = step
-    return RocmlirSubDimensions({d: tuple(v) for d, v in current.items()})
+    return RocmlirSubDimensions(tuple((d, tuple(v)) for d, v in sorted(current.items())))
 
 
 def _next_sub_dims(m: TransformMap,
@@ -190,7 +199,7 @@ def compare_sub_dimensions(chain: object, dim: int | str, *,
     if port.info is None:
         return SubDimensionsComparison("rocMLIR conservative", exact, port,
                                        reason=f"rocMLIR fails: {port.reason}")
-    claims = {j: _merged(pairs) for j, pairs in port.info.items()}
+    claims = {j: _merged(pairs) for j, pairs in port.info}
     found = run_bounded(_outside_claims, (c.maps, d, claims), timeout, "compare_sub_dimensions")
     if found is not None:
         j, x, y, step = found
