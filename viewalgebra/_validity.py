@@ -341,27 +341,33 @@ def _by_isl(view: View) -> Validity:
     passes = [pass_set(a, b) for _, a, b in checks]
     can_fail = [not f.is_empty() for f in fails]
 
-    def passing_all_but(skip: set[int]) -> isl.Set:
-        s = the_box
-        for i, ok in enumerate(can_fail):
-            if ok and i not in skip:
-                s = s & passes[i]
-        return s
+    # Points passing every check outside indices [start, stop) (checks are ordered by map):
+    # prefix and suffix intersections make each such set one intersection away.
+    n = len(checks)
+    prefix = [the_box]
+    for i in range(n):
+        prefix.append(prefix[-1] & passes[i] if can_fail[i] else prefix[-1])
+    suffix = [isl.Set.universe(the_box.get_space())] * (n + 1)
+    for i in reversed(range(n)):
+        suffix[i] = suffix[i + 1] & passes[i] if can_fail[i] else suffix[i + 1]
 
-    valid = passing_all_but(set())
+    def passing_outside(start: int, stop: int) -> isl.Set:
+        return prefix[start] & suffix[stop]
+
+    valid = prefix[n]
     invalid = isl.Set.empty(the_box.get_space())
     for i, ok in enumerate(can_fail):
         if ok:
             invalid = invalid | fails[i]
     total = math.prod(view.shape)
-    count = total - count_points(valid)
+    sufficient = sufficient_isl([key for key, _, _ in checks], fails, passes, the_box)
 
     out: list[list[CheckNeed]] = [[] for _ in view.maps]
     for i, ((k, d), aff, bound) in enumerate(checks):
         if not can_fail[i]:
             out[k].append(CheckNeed(k, d, bound, "never fails", None, None))
             continue
-        alone = sample(fails[i] & passing_all_but({i}), rank)
+        alone = sample(fails[i] & passing_outside(i, i + 1), rank)
         if alone is not None:
             out[k].append(CheckNeed(k, d, bound, "needed", alone, value_at(aff, alone)))
             continue
@@ -374,12 +380,12 @@ def _by_isl(view: View) -> Validity:
 
     maps: list[MapNeed] = []
     for k in range(len(view.maps)):
-        mine = [i for i, ((j, _), _, _) in enumerate(checks) if j == k and can_fail[i]]
+        mine = [i for i, ((j, _), _, _) in enumerate(checks) if j == k]
         own = isl.Set.empty(the_box.get_space())
         for i in mine:
-            own = own | fails[i]
-        others = {i for i, ((j, _), _, _) in enumerate(checks) if j == k}
-        point = sample(own & passing_all_but(others), rank) if mine else None
+            if can_fail[i]:
+                own = own | fails[i]
+        point = sample(own & passing_outside(mine[0], mine[-1] + 1), rank) if mine else None
         maps.append(MapNeed(k, point is not None, point))
 
     dims: list[DimImpact] = []
@@ -397,7 +403,14 @@ def _by_isl(view: View) -> Validity:
             bad = bad.fix_val(isl.dim_type.set, at, val(c))
         dims.append(DimImpact(d, True, sample(good, rank), sample(bad, rank)))
 
-    sufficient = sufficient_isl([key for key, _, _ in checks], fails, passes, the_box)
+    # Validity does not change along a dim that does not matter, so the valid set is its slice
+    # at 0 there times that dim's size: counting the slice is far cheaper.
+    counted, factor = valid, 1
+    for impact in dims:
+        if not impact.matters:
+            counted = counted.fix_val(isl.dim_type.set, impact.dim, val(0))
+            factor *= view.shape[impact.dim]
+    count = total - count_points(counted) * factor if sufficient else 0
     return Validity(view.shape, total, count, sample(invalid, rank), tuple(dims),
                     tuple(tuple(c) for c in out), tuple(maps), sufficient)
 
