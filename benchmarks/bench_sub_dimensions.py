@@ -69,7 +69,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"verdicts over {len(found)} (view, dim): {dict(verdicts)}")
     for verdict, example in sorted(examples.items()):
         print(f"  e.g. {verdict}: {example}")
+    print("removeUpperDims of the block, thread and loop dims, per view:")
+    for name, chain in _tiled_views():
+        top = [n for op in chain.maps[0].ops for n in op.upper_names]
+        drop = [n for n in top if any(k in n for k in TILE_WORDS)]
+        print(f"  {name} without {drop}: {rs.compare_remove_upper_dims(chain, drop)}")
     return 0
+
+
+TILE_WORDS = ("block", "bid", "tid", "k_loop", "iter", "wave", "thread")
+"""Top dim names that rocMLIR's lowering removes for block and thread sub-tiles."""
+
+
+def _tiled_views() -> list[tuple[str, va.Chain]]:
+    seen: dict[va.Chain, str] = {}
+    for name, view, _ in file_views():
+        chain = va.Chain.of(view)
+        if any(k in n for op in chain.maps[0].ops for n in op.upper_names for k in TILE_WORDS):
+            seen.setdefault(chain, name)
+    return [(name, chain) for chain, name in seen.items()]
 
 
 if __name__ == "__main__":
