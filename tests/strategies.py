@@ -249,3 +249,92 @@ def views(draw: Draw, max_maps: int = 3, *, min_maps: int = 1, max_rank: int = 4
         maps.append(tm)
         lower = tm.upper_bounds
     return va.View(buffer, tuple(reversed(maps)))
+
+
+def _factors(draw: st.DrawFn, n: int, parts: int) -> list[int]:
+    """``n`` as a product of ``parts`` factors (some may be 1)."""
+    factors = [1] * parts
+    rest, p = n, 2
+    while rest > 1:
+        while rest % p:
+            p += 1
+        factors[draw(st.integers(0, parts - 1))] *= p
+        rest //= p
+    return factors
+
+
+@st.composite
+def regrouping_maps(draw: st.DrawFn, lower: tuple[int, ...], max_points: int = 600) -> va.TransformMap:
+    """A map over ``lower`` whose ops keep or regroup dims, so that Merges meet their Unmerges:
+    runs of lower dims (in order, or shuffled) each get a Merge, a PassThrough, an Unmerge or a
+    row-major Embed (one dim split into factors), a Broadcast, a Pad or a Slice; the upper dims
+    are permuted now and then."""
+    rank = len(lower)
+    order = list(range(rank)) if draw(st.integers(0, 3)) else list(draw(st.permutations(range(rank))))
+    runs: list[list[int]] = []
+    for d in order:
+        if runs and draw(st.booleans()):
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    room = max_points // max(math.prod(lower), 1)
+    sizes: list[int] = []
+    ops: list[tuple[type[va.transforms.Transform], list[int], list[int], list[int]]] = []  # type, params, slots, lower
+    for run in runs:
+        single = ("Unmerge", "Embed", "Broadcast", "Pad", "Slice") if len(run) == 1 else ()
+        kind = draw(st.sampled_from(("Merge", "Merge", "PassThrough", *single)))
+        lengths = [lower[d] for d in run]
+        first = len(sizes)
+        if kind == "Merge":
+            sizes.append(math.prod(lengths))
+            ops.append((va.transforms.Merge, lengths, [first], run))
+        elif kind == "PassThrough":
+            sizes += lengths
+            ops.append((va.transforms.PassThrough, [], list(range(first, len(sizes))), run))
+        elif kind in ("Unmerge", "Embed"):
+            factors = _factors(draw, lengths[0], draw(st.integers(2, 3)))
+            sizes += factors
+            slots = list(range(first, len(sizes)))
+            if kind == "Unmerge":
+                ops.append((va.transforms.Unmerge, factors, slots, run))
+            else:
+                ops.append((va.transforms.Embed, [math.prod(factors[i + 1:]) for i in range(len(factors))], slots, run))
+        elif kind == "Broadcast":
+            s = lengths[0]
+            upper = draw(st.sampled_from([s, s, 1] + ([2 * s] if room >= 2 else [])))
+            room //= max(upper // s, 1)
+            sizes.append(upper)
+            ops.append((va.transforms.Broadcast, lengths, [first], run))
+        else:
+            s = lengths[0]
+            if kind == "Pad":
+                left, right = draw(st.sampled_from([(0, 0), (0, 0), (1, 0)] if room >= 2 else [(0, 0)]))
+                room //= 2 if left or right else 1
+                sizes.append(s + left + right)
+                ops.append((va.transforms.Pad, [left, right], [first], run))
+            else:
+                begin = draw(st.sampled_from([0, 0, 1] if s > 1 else [0]))
+                sizes.append(s - begin)
+                ops.append((va.transforms.Slice, [begin, s], [first], run))
+    position = (list(range(len(sizes))) if draw(st.integers(0, 2))
+                else list(draw(st.permutations(range(len(sizes))))))
+    upper_bounds = [0] * len(sizes)
+    for slot, size in enumerate(sizes):
+        upper_bounds[position[slot]] = size
+    transforms = [kind(params, [f"u{s}" for s in slots], [position[s] for s in slots],
+                       [f"l{d}" for d in run], run)
+                  for kind, params, slots, run in ops]
+    return va.TransformMap(transforms, upper_bounds, lower)
+
+
+@st.composite
+def regrouping_views(draw: st.DrawFn) -> va.View:
+    """One to three ``regrouping_maps`` on a row-major buffer."""
+    shape = draw(st.lists(st.integers(1, 6), min_size=1, max_size=3).filter(lambda s: math.prod(s) <= 120))
+    maps: list[va.TransformMap] = []
+    lower = tuple(shape)
+    for _ in range(draw(st.integers(1, 3))):
+        tm = draw(regrouping_maps(lower))
+        maps.append(tm)
+        lower = tm.upper_bounds
+    return va.View(va.Buffer(tuple(shape)), tuple(reversed(maps)))

@@ -5,20 +5,19 @@ enumeration on generated chains, with the chains where rocMLIR's collapse breaks
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
 from rocmlir_data import DATA, cases
-from strategies import views
+from strategies import regrouping_views, views
 
 import viewalgebra as va
 from viewalgebra._rocmlir_collapse import (  # noqa: TID251 -- the port is tested before it is public
     MergeCollapse,
+    compare_collapse,
     rocmlir_collapse_merges,
     unchecked_addresses,
 )
@@ -373,95 +372,6 @@ def _check_addresses(view: va.View) -> None:
         assert _hazards(view, result), [tuple(map(int, p)) for p in wrong[:3]]
 
 
-def _factors(draw: st.DrawFn, n: int, parts: int) -> list[int]:
-    """``n`` as a product of ``parts`` factors (some may be 1)."""
-    factors = [1] * parts
-    rest, p = n, 2
-    while rest > 1:
-        while rest % p:
-            p += 1
-        factors[draw(st.integers(0, parts - 1))] *= p
-        rest //= p
-    return factors
-
-
-@st.composite
-def regrouping_maps(draw: st.DrawFn, lower: tuple[int, ...], max_points: int = 600) -> va.TransformMap:
-    """A map over ``lower`` whose ops keep or regroup dims, so that Merges meet their Unmerges:
-    runs of lower dims (in order, or shuffled) each get a Merge, a PassThrough, an Unmerge or a
-    row-major Embed (one dim split into factors), a Broadcast, a Pad or a Slice; the upper dims
-    are permuted now and then."""
-    rank = len(lower)
-    order = list(range(rank)) if draw(st.integers(0, 3)) else list(draw(st.permutations(range(rank))))
-    runs: list[list[int]] = []
-    for d in order:
-        if runs and draw(st.booleans()):
-            runs[-1].append(d)
-        else:
-            runs.append([d])
-    room = max_points // max(math.prod(lower), 1)
-    sizes: list[int] = []
-    ops: list[tuple[type[T.Transform], list[int], list[int], list[int]]] = []  # type, params, slots, lower
-    for run in runs:
-        single = ("Unmerge", "Embed", "Broadcast", "Pad", "Slice") if len(run) == 1 else ()
-        kind = draw(st.sampled_from(("Merge", "Merge", "PassThrough", *single)))
-        lengths = [lower[d] for d in run]
-        first = len(sizes)
-        if kind == "Merge":
-            sizes.append(math.prod(lengths))
-            ops.append((T.Merge, lengths, [first], run))
-        elif kind == "PassThrough":
-            sizes += lengths
-            ops.append((T.PassThrough, [], list(range(first, len(sizes))), run))
-        elif kind in ("Unmerge", "Embed"):
-            factors = _factors(draw, lengths[0], draw(st.integers(2, 3)))
-            sizes += factors
-            slots = list(range(first, len(sizes)))
-            if kind == "Unmerge":
-                ops.append((T.Unmerge, factors, slots, run))
-            else:
-                ops.append((T.Embed, [math.prod(factors[i + 1:]) for i in range(len(factors))], slots, run))
-        elif kind == "Broadcast":
-            s = lengths[0]
-            upper = draw(st.sampled_from([s, s, 1] + ([2 * s] if room >= 2 else [])))
-            room //= max(upper // s, 1)
-            sizes.append(upper)
-            ops.append((T.Broadcast, lengths, [first], run))
-        else:
-            s = lengths[0]
-            if kind == "Pad":
-                left, right = draw(st.sampled_from([(0, 0), (0, 0), (1, 0)] if room >= 2 else [(0, 0)]))
-                room //= 2 if left or right else 1
-                sizes.append(s + left + right)
-                ops.append((T.Pad, [left, right], [first], run))
-            else:
-                begin = draw(st.sampled_from([0, 0, 1] if s > 1 else [0]))
-                sizes.append(s - begin)
-                ops.append((T.Slice, [begin, s], [first], run))
-    position = (list(range(len(sizes))) if draw(st.integers(0, 2))
-                else list(draw(st.permutations(range(len(sizes))))))
-    upper_bounds = [0] * len(sizes)
-    for slot, size in enumerate(sizes):
-        upper_bounds[position[slot]] = size
-    transforms = [kind(params, [f"u{s}" for s in slots], [position[s] for s in slots],
-                       [f"l{d}" for d in run], run)
-                  for kind, params, slots, run in ops]
-    return va.TransformMap(transforms, upper_bounds, lower)
-
-
-@st.composite
-def regrouping_views(draw: st.DrawFn) -> va.View:
-    """One to three ``regrouping_maps`` on a row-major buffer."""
-    shape = draw(st.lists(st.integers(1, 6), min_size=1, max_size=3).filter(lambda s: math.prod(s) <= 120))
-    maps: list[va.TransformMap] = []
-    lower = tuple(shape)
-    for _ in range(draw(st.integers(1, 3))):
-        tm = draw(regrouping_maps(lower))
-        maps.append(tm)
-        lower = tm.upper_bounds
-    return va.View(va.Buffer(tuple(shape)), tuple(reversed(maps)))
-
-
 @given(view=regrouping_views())
 @settings(SETTINGS, max_examples=1500)
 def test_collapse_keeps_valid_addresses_on_regrouping_chains(view: va.View):
@@ -472,6 +382,65 @@ def test_collapse_keeps_valid_addresses_on_regrouping_chains(view: va.View):
 @settings(SETTINGS, max_examples=500)
 def test_collapse_keeps_valid_addresses_on_any_chain(view: va.View):
     _check_addresses(view)
+
+
+# }}}
+# {{{ beside simplify
+
+
+def _brute_verdict(view: va.View) -> tuple[bool, va.View]:
+    """Whether the collapse changes some valid point's address (numpy over every point)."""
+    view = va.View(va.Buffer(view.buffer.shape, view.buffer.dtype), view.maps)
+    result = rocmlir_collapse_merges(view)
+    if not result.collapsed:
+        return False, view
+    original, valid = view.addresses()
+    return bool((valid & (result.addresses() != original)).any()), view
+
+
+def _check_comparison(view: va.View) -> None:
+    unsound, row_major = _brute_verdict(view)
+    c = compare_collapse(view)
+    assert (c.verdict == "rocMLIR unsound") == unsound
+    assert c.exact.certificate
+    if unsound:
+        assert c.witness is not None and c.addresses is not None
+        before, after = c.addresses
+        assert row_major.address(c.witness) == before
+        assert unchecked_addresses(c.rocmlir.maps, row_major.buffer, np.array([c.witness])).tolist() == [after]
+        assert before != after
+    else:
+        shorter = (len(c.exact.maps) < len(view.maps)
+                   or sum(s != 1 for m in c.exact.maps for op in m.ops if isinstance(op, T.Merge) for s in op.params)
+                   < sum(s != 1 for m in c.rocmlir.maps for op in m.ops if isinstance(op, T.Merge) for s in op.params))
+        assert (c.verdict == "rocMLIR conservative") == shorter
+
+
+@pytest.mark.parametrize("name", UNSOUND)
+def test_the_comparison_names_each_unsound_collapse_with_its_witness(name: str):
+    view = UNSOUND[name][0]
+    c = compare_collapse(view)
+    assert c.verdict == "rocMLIR unsound"
+    assert "rocMLIR unsound: its collapse" in str(c)
+    _check_comparison(view)
+
+
+@given(view=regrouping_views())
+@settings(SETTINGS, max_examples=300)
+def test_the_comparison_agrees_with_enumeration_on_regrouping_chains(view: va.View):
+    _check_comparison(view)
+
+
+def test_rocmlirs_collapse_tests_beside_simplify():
+    verdicts = {expected.function: compare_collapse(_input(expected)[0]).verdict for expected in SECTIONS}
+    assert verdicts == {
+        "test_wrong_shape": "equal",
+        "test_basic_unmerge": "rocMLIR conservative",
+        "test_partial_merge_conv2gemm": "equal",  # the same group: Merge{4, 6} over a reshaped buffer
+        "test_batch_transpose_bug_1407": "rocMLIR conservative",
+        "test_need_for_clone": "rocMLIR conservative",
+        "negative_test_reuse_dim": "equal",
+    }
 
 
 # }}}

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import box_points, chain_points
-from strategies import transform_maps, views
+from strategies import regrouping_views, transform_maps, views
 
 import viewalgebra as va
 
@@ -62,6 +62,18 @@ def test_a_simplified_view_reads_every_address_the_original_does(view: va.View) 
     assert isinstance(s.result, va.View) and s.result.shape == view.shape
     assert s.result.buffer.dtype == view.buffer.dtype
     same_addresses(view, s.result)
+
+
+@given(view=regrouping_views())
+@SETTINGS
+def test_chains_whose_merges_meet_their_unmerges_simplify_exactly(view: va.View) -> None:
+    for x in (view, va.Chain.of(view)):
+        s = va.simplify(x)
+        certified(s)
+        if isinstance(x, va.View) and isinstance(s.result, va.View):
+            same_addresses(x, s.result)
+        elif isinstance(x, va.Chain) and isinstance(s.result, va.Chain):
+            same_points(x, s.result)
 
 
 @st.composite

@@ -34,19 +34,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import islpy as isl
 import numpy as np
 
+from ._budget import run_bounded
 from ._maps.buffer import Buffer
 from ._maps.equations import affine_map_of
 from ._maps.evaluate import INT64_MAX, IntArray, apply_array, magnitude, points_array
+from ._maps.relations import address_function, point_coords, total_address_and_checks
 from ._maps.syntax import print_transform_map
 from ._maps.transform_map import TransformMap, require_meaningful
 from ._maps.transforms import AnyTransform, Merge
 from ._maps.view import View, all_points
-from ._rocmlir import ContiguousGroups, find_contiguous_groups
+from ._rocmlir import ContiguousGroups, Verdict, find_contiguous_groups
+from ._simplify import Simplified, simplify
 from .errors import InvalidArgumentError, TooComplexError
 
-__all__ = ["CollapsedMerge", "MergeCollapse", "rocmlir_collapse_merges", "unchecked_addresses"]
+__all__ = ["CollapseComparison", "CollapsedMerge", "MergeCollapse", "compare_collapse",
+           "rocmlir_collapse_merges", "unchecked_addresses"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,3 +243,77 @@ def unchecked_addresses(maps: TransformMap | Sequence[TransformMap], buffer: Buf
         coords, _ = apply_array(tm, coords)
     addr = buffer.offset + coords @ np.asarray(strides, dtype=np.int64)
     return addr.reshape(view.shape) if whole_box else addr
+
+
+# {{{ beside simplify
+
+@dataclass(frozen=True, slots=True)
+class CollapseComparison:
+    """rocMLIR's collapse of contiguous merges beside ``simplify``, for one view (over the
+    row-major buffer of its shape, which rocMLIR assumes)."""
+
+    rocmlir: MergeCollapse
+    exact: Simplified[View]
+    verdict: Verdict
+    """``rocMLIR unsound``: the collapse changes the address of a valid point (``witness``);
+    ``rocMLIR conservative``: ``simplify`` finds a chain with fewer maps, or fewer Merge members
+    than the collapse leaves (unit members aside); ``equal`` otherwise."""
+    witness: tuple[int, ...] | None = None
+    """A valid view point whose address the collapsed chain changes."""
+    addresses: tuple[int, int] | None = None
+    """The witness's address before and after the collapse."""
+
+    def __str__(self) -> str:
+        if self.witness is not None and self.addresses is not None:
+            before, after = self.addresses
+            return (f"rocMLIR unsound: its collapse ({', '.join(map(str, self.rocmlir.collapsed))}) "
+                    f"sends valid point {list(self.witness)} to address {after} instead of {before}")
+        if self.verdict == "rocMLIR conservative":
+            return f"rocMLIR conservative: {self.exact}"
+        return "equal: " + ("nothing to collapse" if not self.rocmlir.collapsed else
+                            ", ".join(map(str, self.rocmlir.collapsed)))
+
+
+def compare_collapse(view: View, *, timeout: float | None = 60.0) -> CollapseComparison:
+    """rocMLIR's ``collapseContiguousMerges`` (the port) beside ``simplify``, on one view.
+
+    The view is read over the row-major buffer of its shape, as rocMLIR does. Whether the
+    collapse keeps every valid point's address is decided by ISL (``timeout`` seconds at most,
+    ``QueryTimeoutError`` beyond).
+
+    Example: rocMLIR's ``@test_basic_unmerge`` (``Merge{4, 3, 2}`` over ``memref<4x3x2x5xf32>``):
+    rocMLIR makes it ``Merge{1, 1, 24}``, ``simplify`` needs no map at all over
+    ``memref<24x5xf32>``: rocMLIR conservative.
+    """
+    if not isinstance(view, View):
+        raise InvalidArgumentError(f"compare_collapse: expected a View, got {view!r}")
+    row_major = View(Buffer(view.buffer.shape, view.buffer.dtype), view.maps, strict=view.strict)
+    theirs = rocmlir_collapse_merges(row_major)
+    ours = simplify(row_major, timeout=timeout)
+    if theirs.collapsed:
+        witness = run_bounded(_changed_address, (row_major, theirs.maps), timeout, "compare_collapse")
+        if witness is not None:
+            before = row_major.address(witness)
+            after = int(unchecked_addresses(theirs.maps, row_major.buffer, np.array([witness]))[0])
+            return CollapseComparison(theirs, ours, "rocMLIR unsound", witness,
+                                      (before if before is not None else after, after))
+    shorter = (len(ours.maps), _members(ours.maps)) < (len(theirs.maps), _members(theirs.maps))
+    return CollapseComparison(theirs, ours, "rocMLIR conservative" if shorter else "equal")
+
+
+def _members(maps: Sequence[TransformMap]) -> int:
+    """Merge members of size other than 1, over the chain."""
+    return sum(1 for tm in maps for op in tm.ops if isinstance(op, Merge) for s in op.params if s != 1)
+
+
+def _changed_address(view: View, collapsed: tuple[TransformMap, ...]) -> tuple[int, ...] | None:
+    """A valid point of ``view`` where ``collapsed`` (no bounds checks) gives another address."""
+    before = address_function(view)
+    after, _ = total_address_and_checks(View(view.buffer, collapsed, strict=False))
+    where = before.ne_set(isl.PwAff.from_aff(after))
+    if where.is_empty():
+        return None
+    return point_coords(where.sample_point(), view.rank)
+
+
+# }}}

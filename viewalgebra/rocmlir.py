@@ -1,6 +1,6 @@
 """rocMLIR's own rules, ported to compare against: ``invertTransforms``, the vectorization
-inference and its data-type cap, the 64-bit index decision (docs/invert.md, docs/vectorize.md,
-docs/index-range.md)."""
+inference and its data-type cap, the 64-bit index decision, the collapse of contiguous merges
+(docs/invert.md, docs/vectorize.md, docs/index-range.md, docs/simplify.md)."""
 
 from ._rocmlir import (
     Comparison,
@@ -12,8 +12,17 @@ from ._rocmlir import (
     rocmlir_needs_64bit,
     rocmlir_vector_length,
 )
+from ._rocmlir_collapse import (
+    CollapseComparison,
+    CollapsedMerge,
+    MergeCollapse,
+    compare_collapse,
+    rocmlir_collapse_merges,
+    unchecked_addresses,
+)
 from ._vectorize import elements_per_access
 
-__all__ = ["Comparison", "IndexWidthComparison", "RocmlirInversion", "compare_index_width",
-           "compare_vector_lengths", "elements_per_access", "rocmlir_invert", "rocmlir_needs_64bit",
-           "rocmlir_vector_length"]
+__all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
+           "RocmlirInversion", "compare_collapse", "compare_index_width", "compare_vector_lengths",
+           "elements_per_access", "rocmlir_collapse_merges", "rocmlir_invert", "rocmlir_needs_64bit",
+           "rocmlir_vector_length", "unchecked_addresses"]
