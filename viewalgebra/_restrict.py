@@ -42,7 +42,11 @@ Fixed = int | range
 
 @dataclass(frozen=True, slots=True)
 class Restricted:
-    """The answer of ``restrict``: the sub-tile chain and its certificate."""
+    """The answer of ``restrict``: the sub-tile chain and its certificate.
+
+    Example: block 1 of ``Unmerge{2, 4} ["bid", "tid"]`` over ``[2, 4] -> [8]`` is the one map
+    ``<Slice{4, 8} ["tid"] at [0] -> ["x"] at [0]>`` over ``[4] -> [8]``, certified equivalent.
+    """
 
     chain: Chain
     """The restricted chain: its top dims are ``dims``, its bottom the original chain's."""

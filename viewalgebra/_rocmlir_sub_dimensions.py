@@ -49,7 +49,11 @@ Verdict = Literal["equal", "rocMLIR conservative", "rocMLIR unsound"]
 @dataclass(frozen=True, slots=True)
 class RocmlirSubDimensions:
     """What the port of ``getLowerSubDimensions`` returns: per lower dim its ``SubDimInfo``
-    list, or a failure with rocMLIR's reason."""
+    list, or a failure with rocMLIR's reason.
+
+    Example: ``Merge{4, 8}`` over ``[32] -> [4, 8]``, dim 0: ``info=((0, ((4, 1),)), (1, ((8, 1),)))``;
+    a Pad: ``info=None, reason="Unsupported transform type : Pad"``.
+    """
 
     info: tuple[tuple[int, tuple[SubDimInfo, ...]], ...] | None
     """``(lower dim of the bottom, (size, stride) pairs in rocMLIR's order)`` by lower dim
@@ -160,7 +164,12 @@ def _next_sub_dims(m: TransformMap,
 
 @dataclass(frozen=True, slots=True)
 class SubDimensionsComparison:
-    """The exact sub-dimensions of one upper dim beside rocMLIR's, with a verdict."""
+    """The exact sub-dimensions of one upper dim beside rocMLIR's, with a verdict.
+
+    Example: ``str(compare_sub_dimensions(chain, "column"))`` on rocMLIR's MisalignedMerge unit
+    test reads ``rocMLIR unsound: lower dim 0 moves by ... rocMLIR's pairs [] at lower dim 0
+    cannot make that step``.
+    """
 
     verdict: Verdict
     exact: SubDimensions
@@ -282,7 +291,11 @@ def _outside_claims(maps: tuple[TransformMap, ...], d: int, claims: dict[int, tu
 
 @dataclass(frozen=True, slots=True)
 class RocmlirRemoved:
-    """What the port of ``removeUpperDims`` returns: the sub-tile chain, or a failure."""
+    """What the port of ``removeUpperDims`` returns: the sub-tile chain, or a failure.
+
+    Example: removing ``"D"`` from ``Unmerge{4, 256} ["D", "B"]`` keeps ``Unmerge{256} ["B"]`` and
+    records ``removed_sub_dims=((1, ((4, 256),)),)`` at the bottom dim it feeds.
+    """
 
     maps: tuple[TransformMap, ...] | None
     """The rebuilt maps, top first (``None``: failure; empty: every map was removed)."""
@@ -482,7 +495,11 @@ def _new_params(op: AnyTransform, args: _Args, remove_set: set[int], upper_bound
 class RemoveUpperDimsComparison:
     """rocMLIR's sub-tile chain beside the exact restriction with the removed dims at 0 (the tile
     of block 0, say), on the top dims and bottom dims rocMLIR keeps, the exact bottom coordinates
-    compacted as rocMLIR's are (its removed digits deleted)."""
+    compacted as rocMLIR's are (its removed digits deleted).
+
+    Example: ``Unmerge{2, 4} ["bid", "tid"]`` over ``Pad{2, 2}``, without ``bid``: ``rocMLIR
+    unsound: rocMLIR reads a point the exact view marks invalid (padding ignored) at [0]``.
+    """
 
     verdict: Verdict
     exact: Restricted

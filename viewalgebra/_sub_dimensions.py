@@ -68,7 +68,12 @@ class Piece:
 
 @dataclass(frozen=True, slots=True)
 class LowerDependence:
-    """How one lower dim of the bottom depends on the upper dim asked about."""
+    """How one lower dim of the bottom depends on the upper dim asked about.
+
+    Example: for ``Merge{4, 8}`` over ``[32] -> [4, 8]``, dim 0 gives
+    ``LowerDependence(1, (Piece(8, 1, 1),))`` at lower dim 1; after ``Unmerge{3, 10}`` and
+    ``Merge{5, 6}``, dim 1 gives ``pieces=None`` at lower dim 0 (the carry depends on dim 0).
+    """
 
     dim: int
     """The lower dim (of the chain's bottom)."""
@@ -97,7 +102,11 @@ class LowerDependence:
 @dataclass(frozen=True, slots=True)
 class SubDimensions:
     """The answer of ``sub_dimensions``: for one upper dim, its dependence in every lower dim of
-    the chain's bottom (docs/sub-dimensions.md)."""
+    the chain's bottom (docs/sub-dimensions.md).
+
+    Example: ``str(sub_dimensions(merge, 0))`` for ``Merge{4, 8}`` over ``[32] -> [4, 8]`` reads
+    ``upper dim 0: lower dim 0: 4@1 (from 8); lower dim 1: 8@1 (from 1)``.
+    """
 
     dim: int
     """The upper dim asked about."""
