@@ -23,7 +23,7 @@ import viewalgebra as va
 from viewalgebra import _rocmlir_validity as rv  # noqa: TID251 -- each path to the answer is tested on its own
 from viewalgebra import _validity as vv  # noqa: TID251 -- each path to the answer is tested on its own
 
-SETTINGS = settings(derandomize=True, deadline=None, max_examples=150)
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=300)
 METHODS: tuple[Literal["enumerate", "isl"], ...] = ("enumerate", "isl")
 
 
@@ -182,7 +182,7 @@ def test_validity_equals_enumeration(view: va.View) -> None:
 
 
 @given(view=lenient_views())
-@settings(SETTINGS, max_examples=100)
+@settings(SETTINGS, max_examples=200)
 def test_validity_of_lenient_views_equals_enumeration(view: va.View) -> None:
     brute = Brute(view)
     for method in METHODS:
@@ -237,7 +237,7 @@ def check_comparison(view: va.View, c: rv.ValidityComparison, brute: Brute) -> N
 
 
 @given(view=views(max_maps=3, max_points=300))
-@settings(SETTINGS, max_examples=100)
+@settings(SETTINGS, max_examples=200)
 def test_comparison_equals_enumeration(view: va.View) -> None:
     brute = Brute(view)
     for method in METHODS:
@@ -245,7 +245,7 @@ def test_comparison_equals_enumeration(view: va.View) -> None:
 
 
 @given(view=embed_views())
-@settings(SETTINGS, max_examples=100)
+@settings(SETTINGS, max_examples=200)
 def test_comparison_of_embeds_equals_enumeration(view: va.View) -> None:
     brute = Brute(view)
     check_answer(view, vv.answer_by(view, None, "isl"), brute)
@@ -254,7 +254,7 @@ def test_comparison_of_embeds_equals_enumeration(view: va.View) -> None:
 
 
 @given(view=lenient_views())
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=120)
 def test_comparison_of_lenient_views_equals_enumeration(view: va.View) -> None:
     brute = Brute(view)
     for method in METHODS:

@@ -51,6 +51,7 @@ from ._validity import (
     sample,
     sufficient_array,
     sufficient_isl,
+    validity,
     value_at,
 )
 from .errors import InternalError, InvalidArgumentError, RocmlirRuleError
@@ -309,10 +310,10 @@ def compare_by(view: View, timeout: float | None, method: Literal["auto", "enume
     dims = rocmlir_impacting_view_dims(view)
     small = math.prod(view.shape) <= ENUMERATE_LIMIT and fits_int64(view)
     if method == "enumerate" or (method == "auto" and small):
-        exact = answer_by(view, timeout, "enumerate")
+        exact = validity(view, timeout=timeout) if method == "auto" else answer_by(view, timeout, "enumerate")
         rocmlir_invalid, unchecked, needless = _enumerated(view, emitted)
     else:
-        exact = answer_by(view, timeout, "isl")
+        exact = validity(view, timeout=timeout) if method == "auto" else answer_by(view, timeout, "isl")
         rocmlir_invalid, unchecked, needless = run_bounded(
             _by_isl, (view, emitted), timeout, "compare_validity")
     if rocmlir_invalid > exact.invalid_count:
