@@ -194,6 +194,7 @@ def bounds(view: View) -> tuple[tuple[int, ...], ...]:
 
 
 def fits_int64(view: View) -> bool:
+    """Whether numpy's 64-bit arithmetic holds every value of the box (checked from the bounds)."""
     try:
         addresses_in_box(view, np.zeros((0, view.rank), dtype=np.int64))
     except TooComplexError:
@@ -249,8 +250,9 @@ def _enumerated(view: View) -> Validity:
         return tuple(int(c) for c in points[int(np.argmax(where))])
 
     checks: list[list[CheckNeed]] = [[] for _ in view.maps]
+    all_bounds = bounds(view)
     for i, ((k, d), f, v) in enumerate(zip(keys, fails, values, strict=True)):
-        bound = bounds(view)[k][d]
+        bound = all_bounds[k][d]
         alone = f & (count == 1)
         if alone.any():
             j = int(np.argmax(alone))
