@@ -114,6 +114,9 @@ def test_arguments() -> None:
         rt.restrict(None)
     with pytest.raises(bad, match="collection of dims"):
         rs.rocmlir_remove_upper_dims(pad, "x")
+    with pytest.raises(bad, match="upper dim 1 out of range for rank 1"):
+        rs.rocmlir_remove_upper_dims(pad, [1])
+    assert rs.rocmlir_remove_upper_dims(pad, ["no such dim"]).maps == (pad,)  # ignored, as in rocMLIR
     with pytest.raises(bad, match="indices or names"):
         rs.rocmlir_remove_upper_dims(pad, [1.0])  # type: ignore[list-item]
 

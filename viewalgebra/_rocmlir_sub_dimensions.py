@@ -325,7 +325,8 @@ def rocmlir_remove_upper_dims(chain: object, remove: Iterable[int | str]) -> Roc
     first, keeping each op's preserved dims and dividing the removed sub-dimensions out of Unmerge
     and Merge sizes; a Pad on a partly removed dim becomes ``Pad{0, 0}`` (its padding ignored).
 
-    A name selects every top-map dim of that name; unknown names select nothing (as in rocMLIR).
+    A name selects every top-map dim of that name; unknown names select nothing (as in rocMLIR,
+    whose callers list the names of several kernels' dims at once); an index must be in range.
 
     Example: removing ``"D"`` from ``Unmerge{4, 256} ["D", "B"]`` gives ``Unmerge{256} ["B"]``
     over ``[256] -> [256]`` (the ``-rock-transform-maps-utils-test`` case ``test0 transform_ex2``).
@@ -343,6 +344,9 @@ def rocmlir_remove_upper_dims(chain: object, remove: Iterable[int | str]) -> Roc
                 for name, dim in zip(op.upper_names, op.upper_dims, strict=True):
                     if name == r and dim not in indices:
                         indices.append(dim)
+        elif not 0 <= r < len(c.upper_bounds):
+            raise InvalidArgumentError(
+                f"rocmlir_remove_upper_dims: upper dim {r} out of range for rank {len(c.upper_bounds)}")
         elif r not in indices:
             indices.append(r)
     removed: list[int] = indices
