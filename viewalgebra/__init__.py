@@ -27,7 +27,9 @@ from ._maps.syntax import parse_transform_map, print_transform_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
 from ._regularize import regularize
+from ._restrict import restrict
 from ._simplify import simplify
+from ._sub_dimensions import sub_dimensions
 from ._vectorize import max_vector_length
 from .errors import ViewAlgebraError
 
@@ -118,8 +120,10 @@ __all__ = [
     "print_transform_map",
     "read_mlir",
     "regularize",
+    "restrict",
     "rocmlir",
     "simplify",
+    "sub_dimensions",
     "text",
     "transforms",
     "verify_inverse",

@@ -1,6 +1,7 @@
 """rocMLIR's own rules, ported to compare against: ``invertTransforms``, the vectorization
-inference and its data-type cap, the 64-bit index decision, the collapse of contiguous merges
-(docs/invert.md, docs/vectorize.md, docs/index-range.md, docs/simplify.md)."""
+inference and its data-type cap, the 64-bit index decision, the collapse of contiguous merges,
+lower sub-dimensions and the removal of upper dims (docs/invert.md, docs/vectorize.md,
+docs/index-range.md, docs/simplify.md, docs/sub-dimensions.md)."""
 
 from ._rocmlir import (
     Comparison,
@@ -20,9 +21,22 @@ from ._rocmlir_collapse import (
     rocmlir_collapse_merges,
     unchecked_addresses,
 )
+from ._rocmlir_sub_dimensions import (
+    RemoveUpperDimsComparison,
+    RocmlirRemoved,
+    RocmlirSubDimensions,
+    SubDimensionsComparison,
+    compare_remove_upper_dims,
+    compare_sub_dimensions,
+    rocmlir_lower_sub_dimensions,
+    rocmlir_remove_upper_dims,
+)
 from ._vectorize import elements_per_access
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
-           "RocmlirInversion", "compare_collapse", "compare_index_width", "compare_vector_lengths",
-           "elements_per_access", "rocmlir_collapse_merges", "rocmlir_invert", "rocmlir_needs_64bit",
+           "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved", "RocmlirSubDimensions",
+           "SubDimensionsComparison", "compare_collapse", "compare_index_width",
+           "compare_remove_upper_dims", "compare_sub_dimensions", "compare_vector_lengths",
+           "elements_per_access", "rocmlir_collapse_merges", "rocmlir_invert",
+           "rocmlir_lower_sub_dimensions", "rocmlir_needs_64bit", "rocmlir_remove_upper_dims",
            "rocmlir_vector_length", "unchecked_addresses"]
