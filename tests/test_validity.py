@@ -485,3 +485,48 @@ def test_padded_conv_input_keeps_the_pad_checks() -> None:
         assert answer.sufficient == ((2, 3), (2, 4)) and not any(m.needed for m in answer.maps)
         assert [(k, d) for k, dims in enumerate(rv.compare_by(view, None, method).rocmlir_checks)
                 for d in dims] == [(2, 3), (2, 4)]
+
+
+# ROCm/rocmlirTriton's lit test of -rock-transforms-invariant-code-motion (TransformsInvariant-
+# CodeMotion.cpp): @no_hoist_with_pad (a Pad on K, which the loop's iv, view dim 0, feeds: the
+# mask depends on the iv) and @hoist_pad_on_non_iv_dim (a Pad on gemmM: the mask does not
+# depend on the iv, so the load is hoisted).
+NO_HOIST = (
+    (32512,),
+    '<affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d0 * 64 + d4, d3 * 64 + d5)> by [<PassThrough ["g_block"] at [1] '
+    '-> ["g"] at [0]>, <Unmerge{4, 64} ["k_loop", "k_iter"] at [0, 4] -> ["k"] at [1]>, <Unmerge{2, 64} '
+    '["n_block", "n_iter"] at [3, 5] -> ["n"] at [2]>, <AddDim{1} ["m_block"] at [2] -> [] at []>] '
+    'bounds = [4, 1, 1, 2, 64, 64] -> [1, 256, 128]>',
+    '<affine_map<(d0, d1, d2) -> (d0, d1, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, <Pad{0, 2} ["kpad"] '
+    'at [1] -> ["k"] at [1]>, <PassThrough ["n"] at [2] -> ["n"] at [2]>] bounds = [1, 256, 128] -> [1, 254, 128]>',
+    '<affine_map<(d0, d1, d2) -> (d1 * 128 + d2)> by [<Unmerge{254, 128} ["k", "n"] at [1, 2] -> ["raw"] at [0]>, '
+    '<AddDim{1} ["g"] at [0] -> [] at []>] bounds = [1, 254, 128] -> [32512]>')
+HOIST = (
+    (36864,),
+    '<affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2 * 256 + d4, d0 * 32 + d5)> by [<PassThrough ["g_block"] at [1] '
+    '-> ["g"] at [0]>, <Unmerge{18, 32} ["k_loop", "k_iter"] at [0, 5] -> ["k"] at [2]>, <Unmerge{1, 256} '
+    '["m_block", "m_iter"] at [2, 4] -> ["m"] at [1]>, <AddDim{3136} ["n_block"] at [3] -> [] at []>] '
+    'bounds = [18, 1, 1, 3136, 256, 32] -> [1, 256, 576]>',
+    '<affine_map<(d0, d1, d2) -> (d0, d1, d2)> by [<PassThrough ["g"] at [0] -> ["g"] at [0]>, <Pad{0, 192} '
+    '["gemmMPad"] at [1] -> ["m"] at [1]>, <PassThrough ["k"] at [2] -> ["k"] at [2]>] '
+    'bounds = [1, 256, 576] -> [1, 64, 576]>',
+    '<affine_map<(d0, d1, d2) -> (d1 * 576 + d2)> by [<Unmerge{64, 576} ["m", "k"] at [1, 2] -> ["raw"] at [0]>, '
+    '<AddDim{1} ["g"] at [0] -> [] at []>] bounds = [1, 64, 576] -> [36864]>')
+
+
+@pytest.mark.parametrize(("case", "iv_in_mask", "dims", "invalid", "extra"), [
+    (NO_HOIST, True, (0, 4), 2 * 2 * 64, ()),             # k = 64 * k_loop + k_iter >= 254
+    (HOIST, False, (4,), 18 * 3136 * 192 * 32, (2,)),     # m_iter >= 64; m_block has size 1
+])
+def test_rocmlir_mask_depends_on_iv(case: tuple[tuple[int, ...], str, str, str], iv_in_mask: bool,
+                                    dims: tuple[int, ...], invalid: int, extra: tuple[int, ...]) -> None:
+    buffer, *texts = case
+    view = va.View(va.Buffer(buffer, "f16"), tuple(va.parse_transform_map(t) for t in texts))
+    assert (0 in rv.rocmlir_impacting_view_dims(view)) is iv_in_mask
+    c = rv.compare_validity(view)
+    assert c.exact.impacting_dims == dims and c.exact.invalid_count == invalid
+    assert c.verdict == "equal" and c.extra_dims == extra and c.exact.sufficient == ((1, 1),)
+    for impact in c.exact.dims:
+        if impact.matters:
+            assert impact.valid_point is not None and impact.invalid_point is not None
+            assert view.address(impact.valid_point) is not None and view.address(impact.invalid_point) is None
