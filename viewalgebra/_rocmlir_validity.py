@@ -67,6 +67,7 @@ __all__ = [
     "rocmlir_map_impacts_validity",
     "rocmlir_validity_checks",
     "rocmlir_validity_impacting_upper_dims",
+    "rocmlir_view_checks",
 ]
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -183,7 +184,12 @@ def _dims_of(e: A.AffineExpr) -> set[int]:
 
 
 def rocmlir_view_checks(view: View) -> tuple[tuple[int, ...], ...]:
-    """``rocmlir_validity_checks`` of every map of the view, top first."""
+    """``rocmlir_validity_checks`` of every map of the view, top first.
+
+    Example: a transpose over ``Pad{0, 8}`` over ``[16, 4] -> [8, 4]`` gives ``((), (0,))``.
+    """
+    if not isinstance(view, View):
+        raise InvalidArgumentError(f"rocmlir_view_checks: expected a View, got {view!r}")
     return tuple(rocmlir_validity_checks(m) for m in view.maps)
 
 
