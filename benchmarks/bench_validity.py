@@ -22,8 +22,6 @@ from bench_vectorize import file_views  # noqa: E402
 from timing import median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra._rocmlir_validity import compare_validity, rocmlir_view_checks  # noqa: E402, TID251 -- not exported yet
-from viewalgebra._validity import validity  # noqa: E402, TID251 -- not exported yet
 
 Row = tuple[str, float, str, float | None, str]
 
@@ -42,9 +40,9 @@ def rows(quick: bool) -> list[Row]:
     repeat = 3 if quick else 5
     exact_t, compare_t, port_t = [], [], []
     for _, view in test_views():
-        exact_t.append(median_time(lambda v=view: validity(v), repeat))
-        compare_t.append(median_time(lambda v=view: compare_validity(v), repeat))
-        port_t.append(median_time(lambda v=view: rocmlir_view_checks(v), repeat))
+        exact_t.append(median_time(lambda v=view: va.validity(v), repeat))
+        compare_t.append(median_time(lambda v=view: va.rocmlir.compare_validity(v), repeat))
+        port_t.append(median_time(lambda v=view: va.rocmlir.rocmlir_view_checks(v), repeat))
     n = len(exact_t)
     port = statistics.median(port_t)
     return [(f"validity, every view of rocMLIR's test files ({n}), median",
@@ -56,7 +54,7 @@ def rows(quick: bool) -> list[Row]:
 def findings() -> list[tuple[str, va.View, object]]:
     """(name, view, comparison) for every test view where rocMLIR's rule and the exact answer differ."""
     return [(name, view, c) for name, view in test_views()
-            if (c := compare_validity(view)).verdict != "equal"]
+            if (c := va.rocmlir.compare_validity(view)).verdict != "equal"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,13 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     quick = parser.parse_args(argv).quick
     views = test_views()
-    times = sorted((median_time(lambda v=view: validity(v), 3 if quick else 5), name)
+    times = sorted((median_time(lambda v=view: va.validity(v), 3 if quick else 5), name)
                    for name, view in views)
     for what, value, base, base_value, target in rows(quick):
         print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; target {target})")
     print("slowest:", ", ".join(f"{name} {t * 1e3:.2f} ms" for t, name in times[-5:]))
-    invalid = sum(validity(view).invalid_count > 0 for _, view in views)
-    checked = sum(any(rocmlir_view_checks(view)) for _, view in views)
+    invalid = sum(va.validity(view).invalid_count > 0 for _, view in views)
+    checked = sum(any(va.rocmlir.rocmlir_view_checks(view)) for _, view in views)
     print(f"{invalid} of {len(views)} views have invalid points; rocMLIR checks {checked} of them")
     differ = findings()
     print(f"{len(differ)} of {len(views)} views where rocMLIR's rule differs")

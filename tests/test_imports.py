@@ -54,7 +54,7 @@ def test_the_front_door_is_small_and_every_name_has_one_tier():
 
     import viewalgebra as va
 
-    assert len(va.__all__) <= 30
+    assert len(va.__all__) <= 34  # values, verbs, namespaces and the analyses beside rocMLIR's utilities
     tiers = {"va": va.__all__} | {f"va.{name}": getattr(va, name).__all__ for name in va.__all__
                                   if isinstance(getattr(va, name), types.ModuleType)}
     homes: dict[str, list[str]] = {}

@@ -30,6 +30,7 @@ from ._regularize import regularize
 from ._restrict import restrict
 from ._simplify import simplify
 from ._sub_dimensions import sub_dimensions
+from ._validity import validity
 from ._vectorize import max_vector_length
 from .errors import ViewAlgebraError
 
@@ -126,6 +127,7 @@ __all__ = [
     "sub_dimensions",
     "text",
     "transforms",
+    "validity",
     "verify_inverse",
     "write_mlir",
 ]

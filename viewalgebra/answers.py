@@ -1,6 +1,6 @@
 """The values the verbs answer with: an inverse and its certificate, a vector length and its
 witness, an equivalence, a lint finding, index ranges, a simplified chain, sub-dimensions and a
-restricted chain."""
+restricted chain, the validity of a view."""
 
 from ._equivalence import Equivalence
 from ._index_range import Extent, IndexRange
@@ -9,7 +9,9 @@ from ._maps.lint import Finding
 from ._restrict import Restricted
 from ._simplify import Simplified
 from ._sub_dimensions import LowerDependence, Piece, SubDimensions
+from ._validity import CheckNeed, DimImpact, MapNeed, Validity
 from ._vectorize import VectorLength, Witness
 
-__all__ = ["Certificate", "Equivalence", "Extent", "Finding", "IndexRange", "Inverse", "LowerDependence",
-           "Piece", "Restricted", "Simplified", "SubDimensions", "VectorLength", "Verification", "Witness"]
+__all__ = ["Certificate", "CheckNeed", "DimImpact", "Equivalence", "Extent", "Finding", "IndexRange",
+           "Inverse", "LowerDependence", "MapNeed", "Piece", "Restricted", "Simplified", "SubDimensions",
+           "Validity", "VectorLength", "Verification", "Witness"]

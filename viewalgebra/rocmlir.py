@@ -1,7 +1,7 @@
 """rocMLIR's own rules, ported to compare against: ``invertTransforms``, the vectorization
 inference and its data-type cap, the 64-bit index decision, the collapse of contiguous merges,
-lower sub-dimensions and the removal of upper dims (docs/invert.md, docs/vectorize.md,
-docs/index-range.md, docs/simplify.md, docs/sub-dimensions.md)."""
+lower sub-dimensions and the removal of upper dims, the validity checks (docs/invert.md,
+docs/vectorize.md, docs/index-range.md, docs/simplify.md, docs/sub-dimensions.md, docs/validity.md)."""
 
 from ._rocmlir import (
     Comparison,
@@ -31,12 +31,26 @@ from ._rocmlir_sub_dimensions import (
     rocmlir_lower_sub_dimensions,
     rocmlir_remove_upper_dims,
 )
+from ._rocmlir_validity import (
+    NeedlessCheck,
+    UncheckedAccess,
+    ValidityComparison,
+    compare_validity,
+    rocmlir_embed_can_be_invalid,
+    rocmlir_impacting_view_dims,
+    rocmlir_map_impacts_validity,
+    rocmlir_validity_checks,
+    rocmlir_validity_impacting_upper_dims,
+    rocmlir_view_checks,
+)
 from ._vectorize import elements_per_access
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
-           "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved", "RocmlirSubDimensions",
-           "SubDimensionsComparison", "compare_collapse", "compare_index_width",
-           "compare_remove_upper_dims", "compare_sub_dimensions", "compare_vector_lengths",
-           "elements_per_access", "rocmlir_collapse_merges", "rocmlir_invert",
-           "rocmlir_lower_sub_dimensions", "rocmlir_needs_64bit", "rocmlir_remove_upper_dims",
-           "rocmlir_vector_length", "unchecked_addresses"]
+           "NeedlessCheck", "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved",
+           "RocmlirSubDimensions", "SubDimensionsComparison", "UncheckedAccess", "ValidityComparison",
+           "compare_collapse", "compare_index_width", "compare_remove_upper_dims", "compare_sub_dimensions",
+           "compare_validity", "compare_vector_lengths", "elements_per_access", "rocmlir_collapse_merges",
+           "rocmlir_embed_can_be_invalid", "rocmlir_impacting_view_dims", "rocmlir_invert",
+           "rocmlir_lower_sub_dimensions", "rocmlir_map_impacts_validity", "rocmlir_needs_64bit",
+           "rocmlir_remove_upper_dims", "rocmlir_validity_checks", "rocmlir_validity_impacting_upper_dims",
+           "rocmlir_vector_length", "rocmlir_view_checks", "unchecked_addresses"]
