@@ -22,10 +22,14 @@ import bench_index_range  # noqa: E402
 import bench_invert  # noqa: E402
 import bench_scale  # noqa: E402
 import bench_service  # noqa: E402
+import bench_simplify  # noqa: E402
+import bench_sub_dimensions  # noqa: E402
+import bench_validity  # noqa: E402
 import bench_vectorize  # noqa: E402
 
 SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
-            ("index range", bench_index_range),
+            ("index range", bench_index_range), ("simplify", bench_simplify),
+            ("sub-dimensions", bench_sub_dimensions), ("validity", bench_validity),
             ("regularize and write", bench_scale), ("service", bench_service))
 
 
