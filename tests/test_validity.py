@@ -8,6 +8,7 @@ import importlib
 import itertools
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -530,3 +531,16 @@ def test_rocmlir_mask_depends_on_iv(case: tuple[tuple[int, ...], str, str, str],
         if impact.matters:
             assert impact.valid_point is not None and impact.invalid_point is not None
             assert view.address(impact.valid_point) is not None and view.address(impact.invalid_point) is None
+
+
+@given(view=views(max_maps=3, max_points=300))
+@settings(derandomize=True, deadline=None, max_examples=60)
+def test_without_counting_every_other_answer_is_the_same(view: va.View):
+    for method in ("enumerate", "isl"):
+        counted = vv.answer_by(view, None, method)
+        uncounted = vv.answer_by(view, None, method, count=False)
+        assert uncounted.invalid_count is None
+        assert uncounted == replace(counted, invalid_count=None)
+    c = va.rocmlir.compare_validity(view, count=False)
+    assert c.rocmlir_invalid_count is None and c.exact.invalid_count is None
+    assert c.verdict == va.rocmlir.compare_validity(view).verdict

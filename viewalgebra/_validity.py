@@ -11,7 +11,7 @@ witness point: numpy over every point of a small view, ISL otherwise. Both are e
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import islpy as isl
@@ -29,8 +29,8 @@ from .errors import InternalError, InvalidArgumentError, TooComplexError
 ENUMERATE_LIMIT = 1 << 12
 """Views of at most this many points are answered by numpy over every point."""
 
-ANSWERS: AnswerCache[View, Validity] = AnswerCache(1024)
-"""Answers by view (the view is a value, so equal views share answers)."""
+ANSWERS: AnswerCache[tuple[View, bool], Validity] = AnswerCache(1024)
+"""Answers by view and whether points were counted (views are values: equal views share answers)."""
 
 Method = Literal["auto", "enumerate", "isl"]
 CheckKind = Literal["needed", "implied", "never fails"]
@@ -105,8 +105,8 @@ class Validity:
     shape: tuple[int, ...]
     points: int
     """Points of the box."""
-    invalid_count: int
-    """Invalid points of the box."""
+    invalid_count: int | None
+    """Invalid points of the box (``None``: not counted, ``validity(..., count=False)``)."""
     witness: tuple[int, ...] | None
     """An invalid point (``None``: every point is valid)."""
     dims: tuple[DimImpact, ...]
@@ -132,19 +132,21 @@ class Validity:
         return tuple((c.map_index, c.dim) for dims in self.checks for c in dims if c.needed)
 
     def __str__(self) -> str:
-        if not self.invalid_count:
+        if self.witness is None:
             return f"every one of the {self.points} points is valid"
-        return (f"{self.invalid_count} of {self.points} points invalid (e.g. {list(self.witness or ())}); "
+        how_many = "some" if self.invalid_count is None else str(self.invalid_count)
+        return (f"{how_many} of {self.points} points invalid (e.g. {list(self.witness)}); "
                 f"view dims {list(self.impacting_dims)} matter; needed checks (map, dim): "
                 f"{[list(k) for k in self.needed_checks]}")
 
 
-def validity(view: View, *, timeout: float | None = 60.0) -> Validity:
+def validity(view: View, *, count: bool = True, timeout: float | None = 60.0) -> Validity:
     """Which view dims can make a point invalid, how many points are invalid (with one), and
     which bound checks, per map and per lower dim, are needed (each with a witness point).
 
-    ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond). Answers are
-    cached (``clear_caches``).
+    ``count=False`` leaves ``invalid_count`` out (``None``): counting the points of a large view
+    with Merges can take seconds, everything else takes milliseconds. ISL work is bounded by
+    ``timeout`` seconds (``QueryTimeoutError`` beyond). Answers are cached (``clear_caches``).
 
     Example: ``<Pad{1, 7} ["pad"] at [0] -> ["raw"] at [0]>`` over ``[16] -> [8]`` (rocMLIR's
     ``bounds_check_pad_left``): 8 invalid points, dim 0 matters, the check of map 0 lower
@@ -153,11 +155,11 @@ def validity(view: View, *, timeout: float | None = 60.0) -> Validity:
     if not isinstance(view, View):
         raise InvalidArgumentError(f"validity: expected a View, got {view!r}")
     check_timeout(timeout, "validity")
-    cached = ANSWERS.get(view)
+    cached = ANSWERS.get((view, count))
     if cached is not None:
         return cached
-    answer = answer_by(view, timeout, "auto")
-    ANSWERS.put(view, answer)
+    answer = answer_by(view, timeout, "auto", count=count)
+    ANSWERS.put((view, count), answer)
     return answer
 
 
@@ -175,14 +177,15 @@ def invalid_set(view: View) -> isl.Set:
         return upper_box(view).subtract(valid_set(view))
 
 
-def answer_by(view: View, timeout: float | None, method: Method) -> Validity:
+def answer_by(view: View, timeout: float | None, method: Method, *, count: bool = True) -> Validity:
     """By numpy over every point (a small view, ``"enumerate"``) or by ISL (``"isl"``)."""
     for m in view.maps:
         require_meaningful(m)
     if method == "enumerate" or (method == "auto" and math.prod(view.shape) <= ENUMERATE_LIMIT
                                  and fits_int64(view)):
-        return _enumerated(view)
-    return run_bounded(_by_isl, (view,), timeout, "validity")
+        answer = _enumerated(view)
+        return answer if count else replace(answer, invalid_count=None)
+    return run_bounded(_by_isl, (view, count), timeout, "validity")
 
 
 def bounds(view: View) -> tuple[tuple[int, ...], ...]:
@@ -335,7 +338,7 @@ def value_at(aff: isl.Aff, point: tuple[int, ...]) -> int:
     return v
 
 
-def _by_isl(view: View) -> Validity:
+def _by_isl(view: View, count_them: bool) -> Validity:
     rank = view.rank
     the_box = box(view.shape)
     checks = coordinate_affs(view)
@@ -412,7 +415,7 @@ def _by_isl(view: View) -> Validity:
         if not impact.matters:
             counted = counted.fix_val(isl.dim_type.set, impact.dim, val(0))
             factor *= view.shape[impact.dim]
-    count = total - count_points(counted) * factor if sufficient else 0
+    count = None if not count_them else total - count_points(counted) * factor if sufficient else 0
     return Validity(view.shape, total, count, sample(invalid, rank), tuple(dims),
                     tuple(tuple(c) for c in out), tuple(maps), sufficient)
 
