@@ -309,3 +309,47 @@ def test_vectorize_errs_per_view_and_picks_a_view_by_name_or_line():
                                               if line.startswith("view "))
     missing = run("vectorize", "--dim", "0", "--view", "%nope", path)
     assert missing.returncode == 2 and "no view %nope (names: %0, %1" in missing.stderr
+
+
+EMBED_1_1 = ('<affine_map<(d0, d1) -> (d0 + d1)> by [<Embed{1, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+             'bounds = [10, 10] -> [12]>')
+
+
+def test_check_reports_the_utilities_beside_rocmlirs_with_a_summary():
+    result = run("check", EMBED_1_1)
+    assert result.returncode == 1  # rocMLIR reads out of range
+    assert ("  validity checks: rocMLIR unsound: 12 at [3, 9] leaves [0, 12) of map 0, lower dim 0, "
+            "unchecked") in result.stdout
+    assert "  index width: exact 32-bit, rocMLIR 32-bit: equal" in result.stdout
+    assert "  simplify: already as short as it gets; rocMLIR's collapse of contiguous merges: equal" in result.stdout
+    summary = result.stdout.splitlines()[-1]
+    assert summary.startswith("summary: 1 view(s), 2 dim(s); vector lengths: 0 equal, 0 rocMLIR conservative, "
+                              "2 rocMLIR unsound; validity checks: 0 equal, 0 rocMLIR conservative, 1 rocMLIR "
+                              "unsound;")
+    report = json.loads(run("check", EMBED_1_1, "--json").stdout)
+    (view,) = report["views"]
+    assert view["validity"]["unchecked"] == [{"map": 0, "dim": 0, "bound": 12, "point": [3, 9], "value": 12}]
+    assert report["summary"]["validity"] == {"equal": 0, "rocMLIR conservative": 0, "rocMLIR unsound": 1}
+
+
+def test_check_shows_the_shorter_chain_and_rocmlirs_collapse():
+    path = ROOT / "tests" / "data" / "rocmlir" / "test_collapse_contiguous_merges.mlir"
+    result = run("check", str(path))
+    lines = result.stdout.splitlines()
+    basic = lines.index(next(line for line in lines if line.startswith("view %0 (line 39)")))
+    simplify = next(line for line in lines[basic:] if line.startswith("  simplify:"))
+    assert simplify == ("  simplify: 1 map(s) -> 0 over memref<24x5xf32>, certified by ISL (map 0 absorbed by the "
+                        "buffer: memref<24x5xf32>); rocMLIR's collapse of contiguous merges: rocMLIR conservative")
+    report = json.loads(run("check", str(path), "--json").stdout)
+    assert report["summary"]["collapse"]["rocMLIR conservative"] == 3
+    assert report["summary"]["simplified"] == sum(1 for v in report["views"] if v["simplified"]["log"])
+
+
+def test_check_of_a_directory_ends_with_the_total(tmp_path):
+    for name in ("a.mlir", "b.mlir"):
+        (tmp_path / name).write_text(EXAMPLE.read_text())
+    result = run("check", str(tmp_path))
+    one = run("check", str(EXAMPLE)).stdout.splitlines()[-1]
+    total = result.stdout.splitlines()[-1]
+    assert total.startswith("total: 2 view(s), 6 dim(s); vector lengths: 6 equal,")
+    assert one.startswith("summary: 1 view(s), 3 dim(s)")

@@ -35,12 +35,19 @@ def test_padding_is_checked_so_it_is_no_hazard():
     assert va.lint(tm) == ()
 
 
-def test_an_overflowing_embed_is_checked_so_it_is_no_hazard():
-    # rocMLIR's per-term test calls Embed{1, 1} over [10, 10] -> [12] "never invalid"; it is checked here.
+def test_an_embed_that_rocmlirs_per_term_test_misses_is_a_hazard():
+    # rocMLIR's embedCanBeInvalid calls Embed{1, 1} over [10, 10] -> [12] "never invalid" (10 <= 12
+    # term by term), so it emits no check: 9 + 3 = 12 is read out of range. Here it is invalid.
     tm = va.parse_transform_map(
         '<affine_map<(d0, d1) -> (d0 + d1)> by [<Embed{1, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
         'bounds = [10, 10] -> [12]>')
-    assert va.lint(tm) == ()
+    (finding,) = va.lint(tm)
+    assert finding.code == "unchecked-out-of-bounds" and finding.point is not None
+    assert sum(finding.point) >= 12
+    flagged = va.parse_transform_map(  # 16 * 1 > 12: the per-term test flags it, rocMLIR checks it
+        '<affine_map<(d0, d1) -> (d0 + d1)> by [<Embed{1, 1} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+        'bounds = [16, 10] -> [12]>', strict=False)
+    assert [f.code for f in va.lint(flagged)] == []
     view = va.View(va.Buffer((12,)), [tm])
     assert view.address((9, 9)) is None and view.address((9, 2)) == 11
     _, valid = view.addresses()

@@ -11,9 +11,9 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 # The package's core only; sympy, the MLIR front end, drawing and the rocMLIR port are imported
 # by the commands that use them, so that ``--help`` stays fast.
@@ -120,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(reports[0] if len(inputs) == 1 and reports else reports, indent=2))
         elif reports:
             print("\n\n".join(_render(r) for r in reports))
+            if len(reports) > 1 and args.command == "check":
+                print(_render_summary(_total(r["summary"] for r in reports), "total"))
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
     for r in reports:  # what could not be answered, on stderr too
@@ -419,7 +421,12 @@ def _built(v: ParsedView) -> View:
 
 def _has_findings(report: dict[str, Any]) -> bool:
     return any(item.get("findings") for item in report["maps"] + report["views"]) or any(
-        vec["verdict"] == "rocMLIR unsound" for v in report["views"] for vec in v.get("vectors", []))
+        answer["verdict"] == "rocMLIR unsound" for v in report["views"]
+        for answer in [*v.get("vectors", []), *(v[k] for k in _UTILITIES if k in v)])
+
+
+_UTILITIES = ("simplified", "validity", "index_width")
+"""The per-view answers of ``check`` beside rocMLIR's transform-map utilities."""
 
 
 def _findings(found: Sequence[Any]) -> list[dict[str, Any]]:
@@ -467,13 +474,75 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
             entry["address"] = None if not usable else _address(view)
         if command == "check":
             entry["vectors"] = [_vectors(view, d) for d in range(view.rank)] if usable else []
+            if usable:
+                entry |= _utilities(view)
         if command == "vectorize":
             try:  # one view's bad dim or length is that view's error, not the file's
                 entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
             except ViewAlgebraError as e:
                 entry["vectors"], entry["error"] = [], str(e)
         out_views.append(entry)
-    return {"file": label, "maps": maps, "views": out_views}
+    report: dict[str, Any] = {"file": label, "maps": maps, "views": out_views}
+    if command == "check":
+        report["summary"] = _summary(report)
+    return report
+
+
+def _point(p: Sequence[int] | None) -> list[int] | None:
+    return None if p is None else list(p)
+
+
+def _utilities(view: View) -> dict[str, Any]:
+    """The exact counterparts of rocMLIR's transform-map utilities for one view, each beside
+    rocMLIR's rule: a shorter chain, the validity checks, the 64-bit decision."""
+    from ._rocmlir import compare_index_width
+    from ._rocmlir_collapse import compare_collapse
+    from ._rocmlir_validity import compare_validity
+
+    c = compare_collapse(view)
+    s = c.exact
+    simplified = {
+        "verdict": c.verdict, "maps": len(s.maps), "buffer": str(s.result.buffer),
+        "chain": [print_map(m) for m in s.maps] if s.changed else [], "log": list(s.log),
+        "certified": bool(s.certificate), "rocmlir_collapsed": [str(m) for m in c.rocmlir.collapsed],
+        "witness": _point(c.witness), "addresses": None if c.addresses is None else list(c.addresses)}
+    v = compare_validity(view, count=False)
+    validity = {
+        "verdict": v.verdict, "invalid_point": _point(v.exact.witness),
+        "impacting_dims": list(v.exact.impacting_dims), "rocmlir_checks": [list(k) for k in v.rocmlir_checks],
+        "unchecked": [{"map": u.map_index, "dim": u.dim, "bound": u.bound, "point": list(u.point),
+                       "value": u.value} for u in v.unchecked],
+        "needless": [{"map": n.map_index, "dim": n.dim, "bound": n.bound, "kind": n.kind,
+                      "point": _point(n.point)} for n in v.needless],
+        "missed_dims": [d.dim for d in v.missed_dims]}
+    w = compare_index_width(view)
+    width = {"verdict": w.verdict, "needs_64bit": w.exact.needs_64bit, "rocmlir": w.rocmlir,
+             "witness": _point(w.exact.witness), "reason": w.exact.reason}
+    return {"simplified": simplified, "validity": validity, "index_width": width}
+
+
+_VERDICTS = ("equal", "rocMLIR conservative", "rocMLIR unsound")
+
+
+def _summary(report: dict[str, Any]) -> dict[str, Any]:
+    """How many of each verdict the file's views and maps got."""
+    views = report["views"]
+
+    def count(items: list[dict[str, Any]]) -> dict[str, int]:
+        return {v: sum(1 for i in items if i["verdict"] == v) for v in _VERDICTS}
+
+    vectors = [vec for v in views for vec in v.get("vectors", [])]
+    inverses = [m["inverse"] for m in report["maps"] if m.get("inverse")]
+    return {
+        "views": len(views), "dims": len(vectors), "vector_lengths": count(vectors),
+        "validity": count([v["validity"] for v in views if "validity" in v]),
+        "index_width": count([v["index_width"] for v in views if "index_width" in v]),
+        "collapse": count([v["simplified"] for v in views if "simplified" in v]),
+        "simplified": sum(1 for v in views if v.get("simplified", {}).get("log")),
+        "maps": len(report["maps"]),
+        "inverses": sum(1 for i in inverses if i["maps"]),
+        "inverses_rocmlir_cannot_find": sum(1 for i in inverses if i["maps"] and not i["rocmlir"]),
+    }
 
 
 def _address(view: View) -> str:
@@ -567,6 +636,7 @@ def _render(report: dict[str, Any]) -> str:
                 opt = vec["with_options"]
                 cap = f" (cap {opt['cap']})" if opt["cap"] else ""
                 out.append(f"    with the options{cap}: {opt['length']}, legal {opt['legal']}")
+        out.extend(_render_utilities(v))
     for k in report.get("kernels", []):
         if "error" in k and "op" not in k:
             out.append(f"kernel @{k['function']}: cannot regularize: {k['error']}")
@@ -578,7 +648,63 @@ def _render(report: dict[str, Any]) -> str:
                        f"%{k['argument']}: exact vector lengths {k['lengths']}")
     if not out:
         out.append(f"{report['file']}: no transform maps")
+    if "summary" in report:
+        out.append(_render_summary(report["summary"]))
     return "\n".join(out)
+
+
+def _render_utilities(v: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if "simplified" in v:
+        s = v["simplified"]
+        shorter = (f"{v['maps']} map(s) -> {s['maps']} over {s['buffer']}, certified by ISL ("
+                   + "; ".join(s["log"]) + ")" if s["log"] else "already as short as it gets")
+        collapse = (f"rocMLIR unsound: its collapse ({', '.join(s['rocmlir_collapsed'])}) moves valid point "
+                    f"{s['witness']} from address {s['addresses'][0]} to {s['addresses'][1]}"
+                    if s["witness"] is not None else s["verdict"])
+        lines.append(f"  simplify: {shorter}; rocMLIR's collapse of contiguous merges: {collapse}")
+        lines.extend(f"    {m}" for m in s["chain"])
+    if "validity" in v:
+        c = v["validity"]
+        detail = [f"{u['value']} at {u['point']} leaves [0, {u['bound']}) of map {u['map']}, lower dim "
+                  f"{u['dim']}, unchecked" for u in c["unchecked"]]
+        detail += [f"view dim {d} decides validity but rocMLIR's rule does not name it"
+                   for d in c["missed_dims"]]
+        detail += [f"its check of map {n['map']}, lower dim {n['dim']} (bound {n['bound']}) {n['kind']}"
+                   + ("" if n["kind"] == "never fails" else " by the others") for n in c["needless"]]
+        lines.append(f"  validity checks: {c['verdict']}" + (": " + "; ".join(detail) if detail else ""))
+    if "index_width" in v:
+        w = v["index_width"]
+        exact = (f"exact 64-bit ({w['reason']} at {w['witness']})" if w["needs_64bit"] else "exact 32-bit")
+        lines.append(f"  index width: {exact}, rocMLIR {'64' if w['rocmlir'] else '32'}-bit: {w['verdict']}")
+    return lines
+
+
+def _total(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The summaries of several files added up."""
+    total: dict[str, Any] = {}
+    for s in summaries:
+        for key, value in s.items():
+            if isinstance(value, dict):
+                counts = cast("dict[str, int]", value)
+                inner = total.setdefault(key, {})
+                for verdict, n in counts.items():
+                    inner[verdict] = inner.get(verdict, 0) + n
+            else:
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+def _render_summary(s: dict[str, Any], title: str = "summary") -> str:
+    def counts(c: dict[str, int]) -> str:
+        return ", ".join(f"{n} {verdict}" for verdict, n in c.items())
+
+    return (f"{title}: {s['views']} view(s), {s['dims']} dim(s); "
+            f"vector lengths: {counts(s['vector_lengths'])}; "
+            f"validity checks: {counts(s['validity'])}; index width: {counts(s['index_width'])}; "
+            f"collapse: {counts(s['collapse'])}; {s['simplified']} view(s) simplify; {s['maps']} map(s), "
+            f"{s['inverses']} with a certified inverse, {s['inverses_rocmlir_cannot_find']} of them rocMLIR "
+            f"cannot find")
 
 
 def _render_inverse(inv: dict[str, Any]) -> list[str]:

@@ -256,8 +256,9 @@ class CollapseComparison:
     exact: Simplified[View]
     verdict: Verdict
     """``rocMLIR unsound``: the collapse changes the address of a valid point (``witness``);
-    ``rocMLIR conservative``: ``simplify`` finds a chain with fewer maps, or fewer Merge members
-    than the collapse leaves (unit members aside); ``equal`` otherwise."""
+    ``rocMLIR conservative``: ``simplify``'s chain has fewer Merge members (unit members aside)
+    than the collapse leaves: a group it does not collapse, or a Merge that need not be there at
+    all; ``equal`` otherwise (``exact`` may still be shorter for other reasons)."""
     witness: tuple[int, ...] | None = None
     """A valid view point whose address the collapsed chain changes."""
     addresses: tuple[int, int] | None = None
@@ -269,7 +270,8 @@ class CollapseComparison:
             return (f"rocMLIR unsound: its collapse ({', '.join(map(str, self.rocmlir.collapsed))}) "
                     f"sends valid point {list(self.witness)} to address {after} instead of {before}")
         if self.verdict == "rocMLIR conservative":
-            return f"rocMLIR conservative: {self.exact}"
+            return (f"rocMLIR conservative: {_members(self.rocmlir.maps)} Merge members after its "
+                    f"collapse, {_members(self.exact.maps)} after simplify ({self.exact})")
         return "equal: " + ("nothing to collapse" if not self.rocmlir.collapsed else
                             ", ".join(map(str, self.rocmlir.collapsed)))
 
@@ -297,8 +299,8 @@ def compare_collapse(view: View, *, timeout: float | None = 60.0) -> CollapseCom
             after = int(unchecked_addresses(theirs.maps, row_major.buffer, np.array([witness]))[0])
             return CollapseComparison(theirs, ours, "rocMLIR unsound", witness,
                                       (before if before is not None else after, after))
-    shorter = (len(ours.maps), _members(ours.maps)) < (len(theirs.maps), _members(theirs.maps))
-    return CollapseComparison(theirs, ours, "rocMLIR conservative" if shorter else "equal")
+    fewer = _members(ours.maps) < _members(theirs.maps)
+    return CollapseComparison(theirs, ours, "rocMLIR conservative" if fewer else "equal")
 
 
 def _members(maps: Sequence[TransformMap]) -> int:

@@ -75,9 +75,12 @@ def validity_checks(tm: TransformMap) -> tuple[Check, ...]:
 
 @lru_cache(maxsize=1024)
 def masked_checks(tm: TransformMap) -> tuple[Check, ...]:
-    """The checks rocMLIR's masking emits: Pad dims with non-zero padding and every Embed (its
-    per-term test aside). A point valid here whose coordinates leave the bounds is a read out of
-    range in rocMLIR (``lint``: ``unchecked-out-of-bounds``)."""
+    """The checks rocMLIR's masking emits (``updateValidityAfter`` in
+    ``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp``): Pad dims with non-zero padding and
+    the Embeds that its per-term test ``embedCanBeInvalid`` flags (a negative coefficient, or
+    some ``upper_bound * coefficient`` above the lower bound). A point valid here whose
+    coordinates leave the bounds is a read out of range in rocMLIR (``lint``:
+    ``unchecked-out-of-bounds``): ``Embed{1, 1}`` over ``[10, 10] -> [12]`` has none."""
     checks: list[Check] = []
     for op in tm.ops:
         if isinstance(op, Pad):
@@ -85,7 +88,10 @@ def masked_checks(tm: TransformMap) -> tuple[Check, ...]:
                 if (left, right) != (0, 0):
                     checks.append(Check(d, tm.lower_bounds[d], op))
         elif isinstance(op, Embed):
-            checks.append(Check(op.lower_dims[0], tm.lower_bounds[op.lower_dims[0]], op))
+            bound = tm.lower_bounds[op.lower_dims[0]]
+            if any(c < 0 or tm.upper_bounds[u] * c > bound
+                   for c, u in zip(op.params, op.upper_dims, strict=True)):
+                checks.append(Check(op.lower_dims[0], bound, op))
     return tuple(checks)
 
 
