@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_vectorize import file_views  # noqa: E402
-from timing import median_time  # noqa: E402
+from timing import conv_family_row, median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -41,7 +41,8 @@ def rows(quick: bool) -> list[Row]:
         exact_t.append(median_time(lambda v=view: va.index_range(v), repeat))
         port_t.append(median_time(lambda v=view: va.rocmlir.rocmlir_needs_64bit(v), repeat))
     return [(f"index range, every view of rocMLIR's test files ({len(exact_t)}), median",
-             statistics.median(exact_t), "rocMLIR rule", statistics.median(port_t), "<= 1 ms")]
+             statistics.median(exact_t), "rocMLIR rule", statistics.median(port_t), "<= 1 ms"),
+            conv_family_row("index range", va.index_range, repeat)]
 
 
 def main(argv: list[str] | None = None) -> int:

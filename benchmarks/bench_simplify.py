@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_index_range import test_views  # noqa: E402
-from timing import median_time  # noqa: E402
+from timing import conv_family_row, median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -39,7 +39,8 @@ def rows(quick: bool) -> list[Row]:
     return [(f"simplify + certificate, every view of rocMLIR's test files ({n}), median",
              statistics.median(exact_t), "rocMLIR collapse port", port, "<= 1 ms"),
             (f"compare_collapse, every view of rocMLIR's test files ({n}), median",
-             statistics.median(compare_t), "rocMLIR collapse port", port, "")]
+             statistics.median(compare_t), "rocMLIR collapse port", port, ""),
+            conv_family_row("simplify", va.simplify, repeat)]
 
 
 def main(argv: list[str] | None = None) -> int:

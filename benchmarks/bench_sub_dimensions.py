@@ -20,11 +20,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_vectorize import file_views  # noqa: E402
-from timing import median_time  # noqa: E402
+from timing import conv_family_row, median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra import _rocmlir_sub_dimensions as rs  # noqa: E402, TID251 -- wired publicly elsewhere
-from viewalgebra import _sub_dimensions as sd  # noqa: E402, TID251 -- wired publicly elsewhere
 
 Row = tuple[str, float, str, float | None, str]
 
@@ -43,10 +41,13 @@ def rows(quick: bool) -> list[Row]:
     exact_t, port_t = [], []
     found = queries()
     for _, chain, d in found:
-        exact_t.append(median_time(lambda c=chain, d=d: sd.sub_dimensions(c, d), repeat))
-        port_t.append(median_time(lambda c=chain, d=d: rs.rocmlir_lower_sub_dimensions(c, d), repeat))
+        exact_t.append(median_time(lambda c=chain, d=d: va.sub_dimensions(c, d), repeat))
+        port_t.append(median_time(lambda c=chain, d=d: va.rocmlir.rocmlir_lower_sub_dimensions(c, d), repeat))
     return [(f"sub-dimensions, every dim of rocMLIR's test views ({len(exact_t)}), median",
-             statistics.median(exact_t), "rocMLIR rule", statistics.median(port_t), "<= 1 ms")]
+             statistics.median(exact_t), "rocMLIR rule", statistics.median(port_t), "<= 1 ms"),
+            conv_family_row("sub-dimensions",
+                            lambda v: max(range(v.rank), key=lambda d: len(str(va.sub_dimensions(v, d)))),
+                            repeat)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     quick = parser.parse_args(argv).quick
     found = queries()
     repeat = 3 if quick else 5
-    times = sorted((median_time(lambda c=chain, d=d: sd.sub_dimensions(c, d), repeat), f"{name} dim {d}")
+    times = sorted((median_time(lambda c=chain, d=d: va.sub_dimensions(c, d), repeat), f"{name} dim {d}")
                    for name, chain, d in found)
     for what, value, base, base_value, target in rows(quick):
         print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; target {target})")
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
     for name, chain, d in found:
-        c = rs.compare_sub_dimensions(chain, d)
+        c = va.rocmlir.compare_sub_dimensions(chain, d)
         verdicts[c.verdict] += 1
         examples.setdefault(c.verdict, f"{name} dim {d}: {c}")
     print(f"verdicts over {len(found)} (view, dim): {dict(verdicts)}")
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, chain in _tiled_views():
         top = [n for op in chain.maps[0].ops for n in op.upper_names]
         drop = [n for n in top if any(k in n for k in TILE_WORDS)]
-        print(f"  {name} without {drop}: {rs.compare_remove_upper_dims(chain, drop)}")
+        print(f"  {name} without {drop}: {va.rocmlir.compare_remove_upper_dims(chain, drop)}")
     return 0
 
 

@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_vectorize import file_views  # noqa: E402
-from timing import median_time  # noqa: E402
+from timing import conv_family_row, median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -48,7 +48,10 @@ def rows(quick: bool) -> list[Row]:
     return [(f"validity, every view of rocMLIR's test files ({n}), median",
              statistics.median(exact_t), "rocMLIR rule", port, "<= 1 ms"),
             (f"compare_validity, every view of rocMLIR's test files ({n}), median",
-             statistics.median(compare_t), "rocMLIR rule", port, "<= 1 ms")]
+             statistics.median(compare_t), "rocMLIR rule", port, "<= 1 ms"),
+            conv_family_row("validity without counting", lambda v: va.validity(v, count=False), repeat),
+            conv_family_row("compare_validity without counting",
+                            lambda v: va.rocmlir.compare_validity(v, count=False), repeat)]
 
 
 def findings() -> list[tuple[str, va.View, object]]:
