@@ -228,7 +228,8 @@ def test_rocmlirs_collapse_tests_simplify_further(function: str, maps: int, buff
     certified(s)
     assert isinstance(s.result, va.View)
     assert (len(s.maps), str(s.result.buffer)) == (maps, buffer)
-    same_addresses(view, s.result)
+    if np.prod(view.shape) <= 1 << 16:  # the larger ones rest on the certificate
+        same_addresses(view, s.result)
 
 
 def test_every_view_of_rocmlirs_test_files_simplifies_with_a_certificate() -> None:
