@@ -18,20 +18,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
-from bench_vectorize import file_views  # noqa: E402
+from bench_index_range import test_views  # noqa: E402
 from timing import conv_family_row, median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
 Row = tuple[str, float, str, float | None, str]
-
-
-def test_views() -> list[tuple[str, va.View]]:
-    """Every meaningful view of rocMLIR's test files in tests/data, once each."""
-    seen: dict[va.View, str] = {}
-    for name, view, _ in file_views():
-        seen.setdefault(view, name)
-    return [(name, view) for view, name in seen.items()]
 
 
 def rows(quick: bool) -> list[Row]:

@@ -30,8 +30,8 @@ from ._maps.relations import (
     view_function,
 )
 from ._maps.transform_map import TransformMap, require_meaningful
-from ._maps.view import View, addresses_in_box, all_points, through_maps
-from .errors import InternalError, InvalidArgumentError, TooComplexError
+from ._maps.view import View, all_points, fits_int64, through_maps
+from .errors import InternalError, InvalidArgumentError
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -118,7 +118,7 @@ def _answer(view: View, timeout: float | None, method: Method) -> IndexRange:
     for m in view.maps:
         require_meaningful(m)
     points = math.prod(view.shape)
-    if method == "enumerate" or (method == "auto" and points <= ENUMERATE_LIMIT and _fits_int64(view)):
+    if method == "enumerate" or (method == "auto" and points <= ENUMERATE_LIMIT and fits_int64(view)):
         return _enumerated(view)
     return run_bounded(_by_isl, (view,), timeout, "index_range")
 
@@ -151,15 +151,6 @@ def _result(view: View, coordinates: tuple[tuple[Extent | None, ...], ...],
 
 
 # {{{ numpy
-
-
-def _fits_int64(view: View) -> bool:
-    """Whether numpy's 64-bit arithmetic holds every value of the box (checked from the bounds)."""
-    try:
-        addresses_in_box(view, np.zeros((0, view.rank), dtype=np.int64))
-    except TooComplexError:
-        return False
-    return True
 
 
 def _extent(values: IntArray, where: BoolArray, points: IntArray) -> Extent | None:

@@ -34,7 +34,7 @@ from ._maps.equations import affine_map_of
 from ._maps.relations import box
 from ._maps.transform_map import TransformMap, require_meaningful
 from ._maps.transforms import Embed, Pad
-from ._maps.view import View, all_points
+from ._maps.view import View, all_points, fits_int64
 from ._validity import (
     ENUMERATE_LIMIT,
     DimImpact,
@@ -46,7 +46,6 @@ from ._validity import (
     count_points,
     fail_set,
     fails_array,
-    fits_int64,
     pass_set,
     sample,
     sufficient_array,

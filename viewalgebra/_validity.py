@@ -23,8 +23,8 @@ from ._maps.equations import affine_map_of
 from ._maps.evaluate import BoolArray, IntArray, apply_array
 from ._maps.relations import CTX, affine_function, box, point_coords, upper_box, val, valid_set
 from ._maps.transform_map import require_meaningful
-from ._maps.view import View, addresses_in_box, all_points
-from .errors import InternalError, InvalidArgumentError, TooComplexError
+from ._maps.view import View, all_points, fits_int64
+from .errors import InternalError, InvalidArgumentError
 
 ENUMERATE_LIMIT = 1 << 12
 """Views of at most this many points are answered by numpy over every point."""
@@ -194,15 +194,6 @@ def bounds(view: View) -> tuple[tuple[int, ...], ...]:
     below = [m.upper_bounds for m in view.maps[1:]] + [view.buffer.shape][:len(view.maps)]
     return tuple(tuple(min(n, b) for n, b in zip(m.lower_bounds, under, strict=True))
                  for m, under in zip(view.maps, below, strict=True))
-
-
-def fits_int64(view: View) -> bool:
-    """Whether numpy's 64-bit arithmetic holds every value of the box (checked from the bounds)."""
-    try:
-        addresses_in_box(view, np.zeros((0, view.rank), dtype=np.int64))
-    except TooComplexError:
-        return False
-    return True
 
 
 # {{{ numpy

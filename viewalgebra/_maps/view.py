@@ -108,7 +108,7 @@ class View:
         """
         points = all_points(self.shape)
         # The bounds prove most views fit 64-bit integers once; the others are checked per map.
-        addr, valid = (addresses_in_box if _fits_int64(self) else addresses_of)(self, points)
+        addr, valid = (addresses_in_box if fits_int64(self) else addresses_of)(self, points)
         return addr.reshape(self.shape), valid.reshape(self.shape)
 
 
@@ -152,7 +152,7 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
     """``addresses_of`` for an ``(N, rank)`` array of points of the view's box, checked once per
     view (from the bounds, not from the points) instead of per map and call; ``ViewAlgebraError``
     where the bounds let a value leave 64-bit integers (``addresses_of`` may still evaluate it)."""
-    if not _fits_int64(view):
+    if not fits_int64(view):
         raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
     coords, valid = through_maps(view, points, apply_array)
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
@@ -160,7 +160,7 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
 
 
 @lru_cache(maxsize=1024)
-def _fits_int64(view: View) -> bool:
+def fits_int64(view: View) -> bool:
     """Whether every coordinate and address of every point of the box fits 64-bit integers: each
     map's results bounded from the bounds of its inputs, starting from the box."""
     for m in view.maps:
@@ -175,4 +175,4 @@ def _fits_int64(view: View) -> bool:
     return address <= INT64_MAX
 
 
-on_clear(_fits_int64.cache_clear)
+on_clear(fits_int64.cache_clear)
