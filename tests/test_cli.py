@@ -300,7 +300,12 @@ def test_vectorize_errs_per_view_and_picks_a_view_by_name_or_line():
     views = json.loads(everything.stdout)["views"]
     assert everything.returncode == 2
     bad = [v for v in views if "error" in v]
-    assert bad and all(v["error"] == f"dim 1 out of range for a view of rank {len(v['shape'])}" for v in bad)
+    assert bad and all(v["error"]["reason"] == f"view {v['name']}: dim 1 out of range for a view of rank "
+                       f"{len(v['shape'])}" and v["error"]["line"] == v["line"] and v["error"]["file"] == path
+                       and v["error"]["type"] == "CoordinateError" for v in bad)
+    first = bad[0]["error"]
+    assert f"viewalgebra: {first['message']}\n" in everything.stderr
+    assert first["message"] == f"{path}:{first['line']}: {first['reason']}"
     assert any(v["vectors"] for v in views)  # the other views are answered
     one = run("vectorize", "--json", "--dim", "0", "--view", "49", path)
     assert one.returncode in (0, 1) and [v["line"] for v in json.loads(one.stdout)["views"]] == [49]
@@ -353,3 +358,63 @@ def test_check_of_a_directory_ends_with_the_total(tmp_path):
     total = result.stdout.splitlines()[-1]
     assert total.startswith("total: 2 view(s), 6 dim(s); vector lengths: 6 equal,")
     assert one.startswith("summary: 1 view(s), 3 dim(s)")
+
+
+ERROR_KEYS = {"message", "file", "line", "column", "reason", "type"}
+TYPO = ("// a map with a typo\n#m = #rock.transform_map<affine_map<(d0) -> (d0)> by "
+        '[<PassThrough ["a"] at [0] -> ["a"] at [0]>] bounds = [4] => [4]>\n')
+
+
+@pytest.mark.parametrize("command", ["check", "show", "invert", "vectorize", "draw", "regularize"])
+def test_with_json_a_missing_file_is_one_error_document(command, tmp_path):
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(tmp_path / "x.svg")]}.get(command, [])
+    missing = str(tmp_path / "missing.mlir")
+    result = run(command, missing, "--json", *extra)
+    assert result.returncode == 2
+    document = json.loads(result.stdout)
+    assert list(document) == ["error"] and set(document["error"]) == ERROR_KEYS
+    error = document["error"]
+    assert error["file"] == missing and error["line"] is None
+    assert result.stderr == f"viewalgebra: {error['message']}\n"
+    assert error["message"].startswith(missing + ": ")
+
+
+@pytest.mark.parametrize("command", ["check", "show", "invert", "vectorize"])
+def test_with_json_a_syntax_error_is_located(command, tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(TYPO)
+    extra = ["--dim", "0"] if command == "vectorize" else []
+    result = run(command, str(bad), "--json", *extra)
+    assert result.returncode == 2
+    error = json.loads(result.stdout)["error"]
+    assert (error["file"], error["line"], error["type"]) == (str(bad), 2, "TransformParseError")
+    assert error["column"] is not None and error["reason"] in error["message"]
+    assert error["message"] == f"{bad}:{error['line']}:{error['column']}: {error['reason']}"
+    assert result.stderr == f"viewalgebra: {error['message']}\n"
+
+
+def test_with_json_a_directory_is_one_document_with_its_total(tmp_path):
+    (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
+    (tmp_path / "b.mlir").write_text(TYPO)
+    result = run("check", str(tmp_path), "--json")
+    assert result.returncode == 2  # one file cannot be read
+    document = json.loads(result.stdout)
+    assert set(document) == {"files", "errors", "summary"}
+    assert [r["file"] for r in document["files"]] == [str(tmp_path / "a.mlir")]
+    (error,) = document["errors"]
+    assert error["file"] == str(tmp_path / "b.mlir") and error["line"] is not None
+    assert document["summary"]["views"] == 1
+
+
+def test_with_json_a_vector_witness_is_data():
+    report = json.loads(run("vectorize", "--json", "--dim", "0", EMBED_1_1).stdout)
+    (vector,) = report["views"][0]["vectors"]
+    witness = vector["witness"]
+    assert witness["length"] == 2 and witness["reason"] == "mixed validity"
+    assert witness["point"] == [2, 9] and witness["next_point"] == [3, 9] and witness["addresses"] == [11, None]
+    assert witness["text"].startswith("2 is illegal: mixed validity from [2, 9] to [3, 9]")
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and re.fullmatch(r"viewalgebra \d+\.\d+\.\d+\n", result.stdout)

@@ -27,7 +27,7 @@ from ._maps.syntax import print_transform_map as print_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
 from ._regularize import check_invariant, regularize
-from ._vectorize import elements_per_access, max_vector_length
+from ._vectorize import Witness, elements_per_access, max_vector_length
 from .errors import (
     CoordinateError,
     InvalidTransformError,
@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="viewalgebra", description="Exact algebra of rocMLIR tensor views. Exit status: 0 "
         "nothing to report, 1 findings, 2 bad input (one line on stderr).")
+    parser.add_argument("--version", action="version", version=f"viewalgebra {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in _COMMANDS.items():
         sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
@@ -103,10 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         inputs = _inputs(args.input, args.command)
     except _InputError as e:
-        print(f"viewalgebra: {e}", file=sys.stderr)
-        return 2
+        return _bad_input(args, e)
     reports: list[dict[str, Any]] = []
-    failed = False
+    errors: list[dict[str, Any]] = []
     for i, (label, load) in enumerate(inputs, start=1):
         if len(inputs) > 1:
             print(f"[{i}/{len(inputs)}] {label}", file=sys.stderr)
@@ -114,10 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             reports.append(_report(args, label, load()))
         except _InputError as e:
             print(f"viewalgebra: {e}", file=sys.stderr)
-            failed = True
+            errors.append(_error_object(e))
     try:
         if args.json:
-            print(json.dumps(reports[0] if len(inputs) == 1 and reports else reports, indent=2))
+            print(json.dumps(_document(args, inputs, reports, errors), indent=2))
         elif reports:
             print("\n\n".join(_render(r) for r in reports))
             if len(reports) > 1 and args.command == "check":
@@ -127,11 +127,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     for r in reports:  # what could not be answered, on stderr too
         for v in r["views"]:
             if "error" in v:
-                print(f"viewalgebra: {r['file']}:{v['line']}: view {v['name']}: {v['error']}",
-                      file=sys.stderr)
-    if failed or any("error" in v for r in reports for v in r["views"]):
+                print(f"viewalgebra: {v['error']['message']}", file=sys.stderr)
+    if errors or any("error" in v for r in reports for v in r["views"]):
         return 2
     return 1 if any(_has_findings(r) for r in reports) else 0
+
+
+def _version() -> str:
+    """The installed distribution's version (``pyproject.toml``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("viewalgebra")
+    except PackageNotFoundError:  # run from a checkout without installing
+        return "unknown (not installed)"
 
 
 def _draw(args: argparse.Namespace) -> int:
@@ -161,14 +170,45 @@ def _draw(args: argparse.Namespace) -> int:
 
 
 def _bad_input(args: argparse.Namespace, e: Exception) -> int:
-    """Report ``e`` in one line on stderr; exit status 2."""
-    if isinstance(e, TransformParseError):  # located: file:line:column: message
-        print(f"viewalgebra: {args.input}:{e}", file=sys.stderr)
-    elif isinstance(e, ViewAlgebraError):
-        print(f"viewalgebra: {args.input}: {e}", file=sys.stderr)
-    else:
-        print(f"viewalgebra: {e}", file=sys.stderr)
+    """Report ``e`` in one line on stderr (and as ``{"error": ...}`` on stdout with ``--json``);
+    exit status 2."""
+    error = _error_object(e, file=None if isinstance(e, _InputError) else args.input)
+    print(f"viewalgebra: {error['message']}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"error": error}, indent=2))
     return 2
+
+
+def _error_object(e: Exception, *, file: str | None = None, line: int | None = None,
+                  what: str = "") -> dict[str, Any]:
+    """What went wrong, as the JSON contract has it (docs/cli.md): the one-line message of the
+    text output, where (file, line, column when known), the reason alone, and the error's type."""
+    column: int | None = None
+    cause: BaseException = e
+    if isinstance(e, _InputError):
+        file, line, column = e.file, e.line, e.column
+        cause = e.__cause__ or e
+    if isinstance(cause, TransformParseError) and line is None:
+        line, column = cause.line, cause.column
+    reason = cause.reason if isinstance(cause, TransformParseError) else (
+        e.reason if isinstance(e, _InputError) else str(e))
+    where = ":".join(str(x) for x in (file, line, column) if x is not None)
+    message = str(e) if isinstance(e, _InputError) else f"{where}{': ' if where else ''}{what}{reason}"
+    kind = "InputError" if cause is e and isinstance(e, _InputError) else type(cause).__name__
+    return {"message": message, "file": file, "line": line, "column": column, "reason": what + reason,
+            "type": kind}
+
+
+def _document(args: argparse.Namespace, inputs: list[tuple[str, Callable[[], str]]],
+              reports: list[dict[str, Any]], errors: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one JSON document of a run: a file's report, ``{"error": ...}``, or for a directory
+    ``{"files": [...], "errors": [...]}`` (with the total ``summary`` for ``check``)."""
+    if len(inputs) == 1:
+        return reports[0] if reports else {"error": errors[0]}
+    document: dict[str, Any] = {"files": reports, "errors": errors}
+    if args.command == "check":
+        document["summary"] = _total(r["summary"] for r in reports)
+    return document
 
 
 def _regularize(args: argparse.Namespace) -> int:
@@ -200,7 +240,7 @@ def _regularize(args: argparse.Namespace) -> int:
                 sink.write("".join(pending))
                 pending.clear()
         if not any_function:
-            raise _InputError(f"{args.input}: holds no function to regularize")
+            raise _InputError("holds no function to regularize", file=args.input)
         sink.write("".join(pending))
         sink.close()
     except (ViewAlgebraError, _InputError) as e:
@@ -257,7 +297,7 @@ class _Sink:
                     self.file = path.open("w")
                 self.file.write(text)
             except OSError as e:
-                raise _InputError(f"{self.output}: cannot write: {e.strerror or e}") from None
+                raise _InputError(f"cannot write: {e.strerror or e}", file=self.output) from None
 
     def text(self) -> str:
         return "".join(self.kept or [])
@@ -273,7 +313,7 @@ class _Sink:
             if self.partial is not None:
                 self.partial.replace(self.output)
         except OSError as e:
-            raise _InputError(f"{self.output}: cannot write: {e.strerror or e}") from None
+            raise _InputError(f"cannot write: {e.strerror or e}", file=self.output) from None
 
     def abandon(self) -> None:
         if self.file is not None:
@@ -284,35 +324,42 @@ class _Sink:
 
 
 class _InputError(Exception):
-    """Bad input, reported in one line with exit status 2."""
+    """Bad input, reported in one line with exit status 2: ``reason`` at ``file``, ``line``,
+    ``column`` (each when known); the message is ``file:line:column: reason``."""
+
+    def __init__(self, reason: str, file: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
+        self.reason, self.file, self.line, self.column = reason, file, line, column
+        where = ":".join(str(x) for x in (file, line, column) if x is not None)
+        super().__init__(f"{where}: {reason}" if where else reason)
 
 
 def _read_text(path: Path) -> str:
     """The text of a regular file, or ``_InputError`` saying why not (a FIFO or device would
     block or never end; NUL bytes or bytes that are not UTF-8 are not MLIR)."""
     if not path.exists():
-        raise _InputError(f"{path}: no such file")
+        raise _InputError("no such file", file=str(path))
     if not path.is_file():
-        raise _InputError(f"{path}: not a regular file")
+        raise _InputError("not a regular file", file=str(path))
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise _InputError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise _InputError(f"cannot read: {e.strerror or e}", file=str(path)) from None
     if b"\0" in data:
         line = data.count(b"\n", 0, data.index(b"\0")) + 1
-        raise _InputError(f"{path}:{line}: not text (a NUL byte)")
+        raise _InputError("not text (a NUL byte)", file=str(path), line=line)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise _InputError(f"{path}:{line}: not UTF-8 text") from None
+        raise _InputError("not UTF-8 text", file=str(path), line=line) from None
 
 
 def _write_text(path: str, text: str) -> None:
     try:
         Path(path).write_text(text)
     except OSError as e:
-        raise _InputError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise _InputError(f"cannot write: {e.strerror or e}", file=path) from None
 
 
 def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
@@ -321,13 +368,13 @@ def _inputs(arg: str, command: str) -> list[tuple[str, Callable[[], str]]]:
     if path.is_dir():
         files = sorted(path.glob("*.mlir"))
         if command != "check" or not files:
-            raise _InputError(f"{arg}: a directory needs the check command and .mlir files in it")
+            raise _InputError("a directory needs the check command and .mlir files in it", file=arg)
         return [(str(f), lambda f=f: _read_text(f)) for f in files]
     if path.exists():
         return [(arg, lambda: _read_text(path))]
     if arg.lstrip().startswith(("#rock.transform_map", "<")):
         return [("<map>", lambda: arg)]
-    raise _InputError(f"{arg}: no such file, and not a transform map in rocMLIR syntax")
+    raise _InputError("no such file, and not a transform map in rocMLIR syntax", file=arg)
 
 
 def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
@@ -346,11 +393,13 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
         broken = args.command == "check" and any(m.map is None for m in maps)
         views = _views(args, label, text, skip_broken=broken)
         if not maps and not views and not (args.command == "check" and _has_functions(text)):
-            raise _InputError(f"{label}: holds no transform map or view"
-                              + (" and no function" if args.command == "check" else ""))
+            raise _InputError("holds no transform map or view"
+                              + (" and no function" if args.command == "check" else ""), file=label)
         report = _analyse(args, label, maps, views)
+    except TransformParseError as e:
+        raise _InputError(e.reason, file=label, line=e.line, column=e.column) from e
     except ViewAlgebraError as e:
-        raise _InputError(f"{label}:{e}") from None
+        raise _InputError(str(e), file=label) from e
     if args.command == "check" and label != "<map>":
         report["kernels"] = _kernels(text)
     return report
@@ -460,7 +509,7 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
     chosen = getattr(args, "view", None) if command in ("show", "vectorize") else None
     if chosen is not None and not any(chosen in (name, str(line)) for name, _, line in views):
         names = ", ".join(dict.fromkeys(n for n, _, _ in views)) or "none"
-        raise _InputError(f"{label}: no view {chosen} (names: {names}; or give the view's line)")
+        raise _InputError(f"no view {chosen} (names: {names}; or give the view's line)", file=label)
     for name, view, line in views if command != "invert" else []:
         if chosen is not None and chosen not in (name, str(line)):
             continue
@@ -480,7 +529,8 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
             try:  # one view's bad dim or length is that view's error, not the file's
                 entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
             except ViewAlgebraError as e:
-                entry["vectors"], entry["error"] = [], str(e)
+                entry["vectors"] = []
+                entry["error"] = _error_object(e, file=label, line=line, what=f"view {name}: ")
         out_views.append(entry)
     report: dict[str, Any] = {"file": label, "maps": maps, "views": out_views}
     if command == "check":
@@ -591,7 +641,7 @@ def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> di
     entry: dict[str, Any] = {
         "dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
         "rocmlir": c.rocmlir, "verdict": c.verdict,
-        "witness": None if c.exact.witness is None else str(c.exact.witness)}
+        "witness": _witness(c.exact.witness)}
     if args is not None and (args.bits is not None or args.power_of_two or args.aligned):
         if args.bits is not None and (args.bits < 1 or args.bits % view.buffer.bits):
             raise _InputError(f"--bits {args.bits}: must be a positive multiple of the element's "
@@ -600,8 +650,16 @@ def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> di
         options = max_vector_length(view, dim, args.length, max_elements=cap,
                                     power_of_two=args.power_of_two, aligned=args.aligned)
         entry["with_options"] = {"length": options.length, "legal": list(options.legal), "cap": cap,
-                                 "witness": None if options.witness is None else str(options.witness)}
+                                 "witness": _witness(options.witness)}
     return entry
+
+
+def _witness(w: Witness | None) -> dict[str, Any] | None:
+    """Why the next length is illegal, as data (and the sentence the text output prints)."""
+    if w is None:
+        return None
+    return {"length": w.length, "reason": w.reason, "point": list(w.point),
+            "next_point": _point(w.next_point), "addresses": list(w.addresses), "text": str(w)}
 
 
 def _render(report: dict[str, Any]) -> str:
@@ -622,7 +680,7 @@ def _render(report: dict[str, Any]) -> str:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} map(s), "
                    f"shape {v['shape']}")
         if "error" in v:
-            out.append(f"  error: {v['error']}")
+            out.append(f"  error: {v['error']['reason']}")
         if "findings" in v:
             out.extend(_render_findings(v["findings"]))
         if v.get("address"):
@@ -631,7 +689,7 @@ def _render(report: dict[str, Any]) -> str:
             out.append(f"  vector length along dim {vec['dim']} (size {vec['size']}): exact "
                        f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}")
             if vec["witness"]:
-                out.append(f"    next candidate {vec['witness']}")
+                out.append(f"    next candidate {vec['witness']['text']}")
             if "with_options" in vec:
                 opt = vec["with_options"]
                 cap = f" (cap {opt['cap']})" if opt["cap"] else ""
