@@ -93,14 +93,6 @@ def test_missing_file_exits_2():
     assert result.returncode == 2 and "no/such/file.mlir: no such file" in result.stderr
 
 
-@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))],
-                         ids=lambda p: p.name)
-def test_documentation_examples_run(path):
-    namespace: dict[str, object] = {}  # the blocks of one page run top to bottom, like a session
-    for code in re.findall(r"```python\n(.*?)```", path.read_text(), re.S):
-        exec(compile(code, str(path), "exec"), namespace)  # noqa: S102
-
-
 PAD_4_6 = '<affine_map<(d0) -> (d0 - 4)> by [<Pad{4, 6} ["x"] at [0] -> ["y"] at [0]>] bounds = [24] -> [14]>'
 
 

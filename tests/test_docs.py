@@ -1,0 +1,80 @@
+"""The examples of README.md and docs/*.md run, and print what the text beside them says.
+
+Every ```python block of a page runs, the blocks of one page top to bottom in one namespace (as in
+a session). A line ``print(expr)  # text`` must print exactly ``text``, where each ``...`` (and the
+blanks around it) stands for text left out: ``# (1, 8) ...`` means the printed text starts with
+``(1, 8)``, ``# ... Slice{2, 6} ...`` that it contains ``Slice{2, 6}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def blocks(text: str) -> list[tuple[int, str]]:
+    """(line of the block's first code line, code) of every python block of a page."""
+    return [(text.count("\n", 0, m.start(1)) + 1, m.group(1)) for m in BLOCK.finditer(text)]
+
+
+def expected_prints(code: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, written text) of every ``print(...)  # text`` in ``code``."""
+    comments = {tok.start[0]: tok.string[1:].strip()
+                for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+                if tok.type == tokenize.COMMENT}
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "print"
+                and node.end_lineno in comments):
+            assert node.end_lineno is not None
+            found.append((node.lineno, node.end_lineno, comments[node.end_lineno]))
+    return found
+
+
+def matches(printed: str, written: str) -> bool:
+    """``printed == written``, where each ``...`` of ``written`` (and the blanks around it) stands for
+    any text."""
+    pattern = ".*".join(re.escape(part) for part in re.split(r"\s*\.\.\.\s*", written))
+    return re.fullmatch(pattern, printed, re.S) is not None
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_documentation_examples_print_what_they_say(page: Path) -> None:
+    printed: list[tuple[int, str]] = []  # (line in the page, text) of every print
+
+    def record(*args: object, sep: str | None = " ", end: str | None = "\n", file: object = None,
+               flush: bool = False) -> None:
+        import sys
+
+        printed.append((sys._getframe(1).f_lineno, (" " if sep is None else sep).join(map(str, args))))
+
+    namespace: dict[str, object] = {"print": record}
+    expected: list[tuple[int, int, str]] = []
+    for start, code in blocks(page.read_text()):
+        # Padded so that line numbers in tracebacks and in `record` are the page's own.
+        exec(compile("\n" * (start - 1) + code, str(page), "exec"), namespace)  # noqa: S102
+        expected += [(first + start - 1, last + start - 1, text) for first, last, text in expected_prints(code)]
+    wrong = []
+    for first, last, written in expected:
+        outputs = [text for line, text in printed if first <= line <= last]
+        assert outputs, f"{page.name}:{first}: the print did not run"
+        wrong += [f"{page.name}:{first}: printed {text!r}, the page says {written!r}"
+                  for text in outputs if not matches(text, written)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rule_is_checked_on_something() -> None:
+    counts = [len(expected_prints(code)) for page in PAGES for _, code in blocks(page.read_text())]
+    assert sum(counts) >= 30  # the pages' examples print values, and this test reads them
+    assert matches("abc def", "abc ...") and matches("abc def", "... def") and matches("a(b)c", "a ... c")
+    assert not matches("abc", "ab") and not matches("abc\ndef", "abc")
