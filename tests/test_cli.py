@@ -410,3 +410,19 @@ def test_with_json_a_vector_witness_is_data():
 def test_version():
     result = run("--version")
     assert result.returncode == 0 and re.fullmatch(r"viewalgebra \d+\.\d+\.\d+\n", result.stdout)
+
+
+def test_invert_a_views_chain():
+    path = str(ROOT / "tests" / "data" / "rocmlir" / "test_collapse_contiguous_merges.mlir")
+    result = run("invert", path, "--view", "39", "--json")
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    assert report["maps"] == []
+    (view,) = report["views"]
+    assert view["line"] == 39 and view["inverse"]["kind"] == "bijective" and view["inverse"]["certified"]
+    assert view["inverse"]["rocmlir"] == view["inverse"]["maps"]
+    conv = run("invert", str(EXAMPLE), "--view", "%3")
+    assert "  inverse: none, not injective:" in conv.stdout
+    assert "  rocMLIR: fails (Pad is unsupported (map 2 of 4" in conv.stdout
+    missing = run("invert", str(EXAMPLE), "--view", "%9")
+    assert missing.returncode == 2 and "no view %9 (names: %3" in missing.stderr

@@ -82,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name in ("show", "vectorize"):
             sub.add_argument("--view", help="only this view of the file: its name (e.g. %%3) or its line "
                                             "(default: every view)")
+        if name == "invert":
+            sub.add_argument("--view", help="invert this view's whole chain instead of each map: its name "
+                                            "(e.g. %%3) or its line")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
             sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
@@ -487,7 +490,8 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
              views: list[tuple[str, View, int]]) -> dict[str, Any]:
     command = args.command
     maps: list[dict[str, Any]] = []
-    for m in parsed if command != "vectorize" else []:
+    chosen = getattr(args, "view", None) if command in ("show", "vectorize", "invert") else None
+    for m in parsed if command != "vectorize" and not (command == "invert" and chosen) else []:
         if m.map is None:
             if command == "check":  # a map rocMLIR's parser or verifier rejects: where and why
                 maps.append({"name": m.name, "form": m.form, "line": m.line, "column": m.column,
@@ -506,11 +510,10 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
             entry["inverse"] = _inverse(m.map) if usable else None
         maps.append(entry)
     out_views: list[dict[str, Any]] = []
-    chosen = getattr(args, "view", None) if command in ("show", "vectorize") else None
     if chosen is not None and not any(chosen in (name, str(line)) for name, _, line in views):
         names = ", ".join(dict.fromkeys(n for n, _, _ in views)) or "none"
         raise _InputError(f"no view {chosen} (names: {names}; or give the view's line)", file=label)
-    for name, view, line in views if command != "invert" else []:
+    for name, view, line in views if command != "invert" or chosen else []:
         if chosen is not None and chosen not in (name, str(line)):
             continue
         findings = lint(view)
@@ -525,6 +528,8 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
             entry["vectors"] = [_vectors(view, d) for d in range(view.rank)] if usable else []
             if usable:
                 entry |= _utilities(view)
+        if command == "invert":
+            entry["inverse"] = _inverse(view.maps) if usable and view.maps else None
         if command == "vectorize":
             try:  # one view's bad dim or length is that view's error, not the file's
                 entry["vectors"] = [_vectors(view, args.dim, args)] if usable else []
@@ -615,7 +620,8 @@ def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
     return list(format_formulas(eqs))
 
 
-def _inverse(tm: TransformMap) -> dict[str, Any]:
+def _inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
+    """The exact inverse of a map or a view's chain beside rocMLIR's."""
     from ._rocmlir import rocmlir_invert
 
     ours, theirs = invert(tm), rocmlir_invert(tm)
@@ -685,6 +691,8 @@ def _render(report: dict[str, Any]) -> str:
             out.extend(_render_findings(v["findings"]))
         if v.get("address"):
             out.append(f"  {v['address']}")
+        if v.get("inverse") is not None:
+            out.extend(_render_inverse(v["inverse"]))
         for vec in v.get("vectors", []):
             out.append(f"  vector length along dim {vec['dim']} (size {vec['size']}): exact "
                        f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}")
