@@ -426,3 +426,18 @@ def test_invert_a_views_chain():
     assert "  rocMLIR: fails (Pad is unsupported (map 2 of 4" in conv.stdout
     missing = run("invert", str(EXAMPLE), "--view", "%9")
     assert missing.returncode == 2 and "no view %9 (names: %3" in missing.stderr
+
+
+def test_the_readmes_first_command_shows_the_differences_first():
+    readme = (ROOT / "README.md").read_text()
+    setup = re.search(r"```sh\n(.*?)\n", readme).group(1)  # type: ignore[union-attr]
+    args = setup.split(".venv/bin/viewalgebra ", 1)[1].split()
+    result = run_process(*args)
+    assert result.returncode == 1, result.stderr  # some rocMLIR answers are unsound
+    shown = re.search(r"```text\n(.*?)```", readme, re.S).group(1).splitlines()  # type: ignore[union-attr]
+    lines = result.stdout.splitlines()
+    cut = shown.index("  ...")
+    assert lines[:cut] == shown[:cut]  # the first screen, word for word
+    assert all(line in lines[:20] for line in shown[cut + 1:])
+    assert lines[-1].startswith("summary: 4 view(s), 8 dim(s); vector lengths: 4 equal, 1 rocMLIR conservative, "
+                                "3 rocMLIR unsound;")

@@ -88,11 +88,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
             sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
-            sub.add_argument("--rows", type=int, help="the dim drawn down the rows")
-            sub.add_argument("--cols", type=int, help="the dim drawn along the columns")
+            sub.add_argument("--rows", metavar="D[:START:STOP]",
+                             help="the dim drawn down the rows, optionally only its coordinates "
+                                  "START..STOP-1 (at most 64), e.g. 1 or 1:0:32 (default: a dim "
+                                  "other than --cols, of size above 1 if any)")
+            sub.add_argument("--cols", metavar="D[:START:STOP]",
+                             help="the dim drawn across the columns, optionally with a window as "
+                                  "--rows (default: the dim with the longest exact vector run); a side "
+                                  "longer than 64 with no window is cut to its first 32 rows or 64 "
+                                  "columns, and the picture and stderr say so")
             sub.add_argument("--fixed", action="append", default=[], metavar="DIM=COORD",
-                             help="the coordinate of a dim that is not drawn (repeatable)")
-            sub.add_argument("--vector-dim", type=int, help="the dim whose vector runs are outlined")
+                             help="the coordinate of a dim that is not drawn (repeatable; default 0)")
+            sub.add_argument("--vector-dim", type=int,
+                             help="the dim whose vector runs are outlined (default: the drawn dim "
+                                  "with the longer runs)")
         if name == "regularize":
             sub.add_argument("-o", "--output", help="the .mlir file to write (default: stdout)")
             sub.add_argument("--style", choices=("seed", "rocmlir"), default="seed",
@@ -147,28 +156,34 @@ def _version() -> str:
 
 
 def _draw(args: argparse.Namespace) -> int:
-    from ._draw import draw_svg
+    from ._draw import cli_crop_note, cli_slice, render_svg
 
     try:
         ((label, load),) = _inputs(args.input, "draw")
         views = _views(args, label, load())
         if not views:
             raise _InputError(f"{label}: no view to draw")
-        chosen = [v for name, v, _ in views if args.view in (None, name)]
+        chosen = [(name, v) for name, v, _ in views if args.view in (None, name)]
         if not chosen:
             raise _InputError(f"{label}: no view {args.view} (there are {', '.join(n for n, _, _ in views)})")
-        fixed: dict[int, int] = {}
-        for item in args.fixed:
-            dim, _, coord = item.partition("=")
-            if not (dim.strip().isdigit() and coord.strip().lstrip("-").isdigit()):
-                raise _InputError(f"--fixed {item}: expected DIM=COORD, e.g. --fixed 0=3")
-            fixed[int(dim)] = int(coord)
-        svg = draw_svg(chosen[0], rows=args.rows, cols=args.cols, fixed=fixed or None,
-                       vector_dim=args.vector_dim)
-        _write_text(args.output, svg)
+        name, view = chosen[0]
+        sl = cli_slice(view, rows=args.rows, cols=args.cols, fixed=args.fixed, vector_dim=args.vector_dim)
+        _write_text(args.output, render_svg(view, sl))
     except (ViewAlgebraError, _InputError) as e:
         return _bad_input(args, e)
-    print(f"wrote {args.output}")
+    note = cli_crop_note(sl)
+    if note is not None:  # never crop silently
+        print(f"viewalgebra: {label}: view {name}: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({
+            "file": label, "view": name, "output": args.output, "rows": sl.rows, "cols": sl.cols,
+            "row_window": None if sl.rows is None else [sl.row_window.start, sl.row_window.stop],
+            "col_window": None if sl.cols is None else [sl.col_window.start, sl.col_window.stop],
+            "fixed": {str(d): x for d, x in enumerate(sl.fixed) if d not in (sl.rows, sl.cols)},
+            "vector_dim": sl.vector_dim, "vector_length": sl.vector_length, "cut": list(sl.cropped)},
+            indent=2))
+    else:
+        print(f"wrote {args.output}")
     return 0
 
 
@@ -668,8 +683,55 @@ def _witness(w: Witness | None) -> dict[str, Any] | None:
             "next_point": _point(w.next_point), "addresses": list(w.addresses), "text": str(w)}
 
 
+def _differences(report: dict[str, Any]) -> list[str]:
+    """``check``'s first lines: every answer of rocMLIR's rules that differs from the exact one,
+    with the evidence, before the details: unsound answers first, then conservative ones, then
+    what rocMLIR cannot answer at all."""
+    found: list[tuple[int, str]] = []
+
+    def rank(verdict: str) -> int:
+        return 0 if verdict == "rocMLIR unsound" else 1
+
+    for m in report["maps"]:
+        inv = m.get("inverse")
+        if inv and inv["maps"] and not inv["rocmlir"]:
+            title = f"#{m['name']}" if m["name"] else f"{m['form']} map"
+            found.append((3, f"  {title} (line {m['line']}): rocMLIR cannot invert it "
+                             f"({inv['rocmlir_reason']}); the exact inverse is {inv['kind']}, "
+                             "certified by ISL"))
+    for v in report["views"]:
+        where = f"  view {v['name']} (line {v['line']})"
+        for vec in v.get("vectors", []):
+            if vec["verdict"] != "equal":
+                why = f"; {vec['witness']['text']}" if vec["witness"] else ""
+                found.append((rank(vec["verdict"]), f"{where}, dim {vec['dim']}: vector length exact "
+                              f"{vec['exact']}, rocMLIR {vec['rocmlir']}: {vec['verdict']}{why}"))
+        c = v.get("validity")
+        if c and c["verdict"] != "equal":
+            first = (f"{c['unchecked'][0]['value']} at {c['unchecked'][0]['point']} leaves [0, "
+                     f"{c['unchecked'][0]['bound']}) unchecked" if c["unchecked"] else
+                     f"its check of map {c['needless'][0]['map']}, lower dim {c['needless'][0]['dim']} "
+                     f"{c['needless'][0]['kind']}" if c["needless"] else "a dim its rule does not name")
+            found.append((rank(c["verdict"]), f"{where}: validity checks {c['verdict']}: {first}"))
+        w = v.get("index_width")
+        if w and w["verdict"] != "equal":
+            bits = "64" if w["needs_64bit"] else "32"
+            found.append((rank(w["verdict"]), f"{where}: index width {w['verdict']}: exact {bits}-bit, "
+                          f"rocMLIR {'64' if w['rocmlir'] else '32'}-bit"))
+        s = v.get("simplified")
+        if s and s["verdict"] != "equal":
+            found.append((rank(s["verdict"]) + 1, f"{where}: collapse of contiguous merges {s['verdict']}: "
+                          + (f"valid point {s['witness']} moves from address {s['addresses'][0]} to "
+                             f"{s['addresses'][1]}" if s["witness"] is not None else
+                             f"simplify leaves {s['maps']} map(s) over {s['buffer']}")))
+    head = (f"{report['file']}: {len(found)} answer(s) of rocMLIR's rules differ from the exact ones"
+            if found else f"{report['file']}: rocMLIR's rules give the exact answers here")
+    ordered = [line for _, line in sorted(found, key=lambda f: f[0])]
+    return [head + " (details below, summary at the end)", *ordered]
+
+
 def _render(report: dict[str, Any]) -> str:
-    out: list[str] = []
+    out: list[str] = _differences(report) if "summary" in report else []
     for m in report["maps"]:
         title = f"#{m['name']}" if m["name"] else f"{m['form']} map"
         if m["text"] is None:
