@@ -248,7 +248,7 @@ def test_check_follows_a_kernels_accesses_through_its_fused_ops():
     assert set(kernels[0]) == {"function", "op", "access", "shape", "argument", "lengths"}
     reductions = json.loads(run("check", "--json", str(
         ROOT / "tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir")).stdout)["kernels"]
-    assert "rock.reduce) is not elementwise" in reductions[-1]["error"]
+    assert "rock.reduce) is not elementwise" in reductions[-1]["error"]["reason"]
 
 
 @pytest.mark.parametrize(("content", "message"), [

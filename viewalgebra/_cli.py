@@ -419,7 +419,7 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
     except ViewAlgebraError as e:
         raise _InputError(str(e), file=label) from e
     if args.command == "check" and label != "<map>":
-        report["kernels"] = _kernels(text)
+        report["kernels"] = _kernels(label, text)
     return report
 
 
@@ -433,7 +433,7 @@ def _has_functions(text: str) -> bool:
     return bool(module.functions or module.unreadable)
 
 
-def _kernels(text: str) -> list[dict[str, Any]]:
+def _kernels(label: str, text: str) -> list[dict[str, Any]]:
     """Every load and store of each fusion root, followed through the fused ops to the function
     arguments after ``regularize`` (seed style), with the exact vector length of every dim."""
     from ._mlir import read_mlir
@@ -449,7 +449,7 @@ def _kernels(text: str) -> list[dict[str, Any]]:
         try:
             k = regularize(f.kernel).kernel
         except ViewAlgebraError as e:
-            found.append({"function": f.name, "error": str(e)})
+            found.append({"function": f.name, "error": _error_object(e, file=label)})
             continue
         for op in (op for op in k.ops if op.root):
             for role, operands in (("load", op.reads), ("store", op.writes)):
@@ -461,7 +461,7 @@ def _kernels(text: str) -> list[dict[str, Any]]:
                             found.append(entry | {"argument": argument, "lengths": [
                                 max_vector_length(view, d).length for d in range(view.rank)]})
                     except ViewAlgebraError as e:
-                        found.append(entry | {"error": str(e)})
+                        found.append(entry | {"error": _error_object(e, file=label)})
     return found
 
 
@@ -767,10 +767,10 @@ def _render(report: dict[str, Any]) -> str:
         out.extend(_render_utilities(v))
     for k in report.get("kernels", []):
         if "error" in k and "op" not in k:
-            out.append(f"kernel @{k['function']}: cannot regularize: {k['error']}")
+            out.append(f"kernel @{k['function']}: cannot regularize: {k['error']['reason']}")
         elif "error" in k:
             out.append(f"kernel @{k['function']}: {k['op']} {k['access']} of {k['shape']}: cannot "
-                       f"follow the fused ops ({k['error']})")
+                       f"follow the fused ops ({k['error']['reason']})")
         else:
             out.append(f"kernel @{k['function']}: {k['op']} {k['access']} of {k['shape']} reaches "
                        f"%{k['argument']}: exact vector lengths {k['lengths']}")
