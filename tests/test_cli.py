@@ -173,8 +173,11 @@ def test_draw_writes_an_svg(tmp_path):
                          '["h", "w"] at [0, 1]>] bounds = [6, 8] -> [4, 4]>', "-o", str(out))
     assert result.returncode == 0 and result.stdout == f"wrote {out}\n"
     assert ET.fromstring(out.read_text().split("?>", 1)[1]).tag.endswith("svg")
-    refused = run("draw", str(EXAMPLE), "--rows", "1", "--cols", "2", "-o", str(tmp_path / "big.svg"))
-    assert refused.returncode == 2 and "too large to read" in refused.stderr
+    cut = run("draw", str(EXAMPLE), "--rows", "1", "--cols", "2", "-o", str(tmp_path / "big.svg"))
+    assert cut.returncode == 0 and "as --rows 1:0:32 --cols 2:0:64 would" in cut.stderr
+    refused = run("draw", str(EXAMPLE), "--rows", "1:0:65", "-o", str(tmp_path / "big.svg"))
+    assert refused.returncode == 2 and "--rows 1:0:65 has 65 cells down the rows" in refused.stderr
+    assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
     bad = run("draw", str(EXAMPLE), "--fixed", "x", "-o", str(tmp_path / "bad.svg"))
     assert bad.returncode == 2 and "--fixed x: expected DIM=COORD" in bad.stderr
 
@@ -441,3 +444,68 @@ def test_the_readmes_first_command_shows_the_differences_first():
     assert all(line in lines[:20] for line in shown[cut + 1:])
     assert lines[-1].startswith("summary: 4 view(s), 8 dim(s); vector lengths: 4 equal, 1 rocMLIR conservative, "
                                 "3 rocMLIR unsound;")
+
+
+def conforms(value: object, shape: object, where: str = "$") -> None:
+    """``value`` has the ``shape`` documented in docs/cli.md (see its notation)."""
+    if isinstance(shape, str):
+        types = {"int": int, "str": str, "bool": bool}
+        nullable = shape.endswith("?")
+        if value is None:
+            assert nullable, f"{where}: null, documented {shape}"
+            return
+        expected = types[shape.rstrip("?")]
+        assert isinstance(value, expected) and (expected is bool) == isinstance(value, bool), \
+            f"{where}: {value!r} is not {shape}"
+    elif isinstance(shape, list):
+        assert isinstance(value, list), f"{where}: {value!r} is not a list"
+        for i, item in enumerate(value):
+            conforms(item, shape[0] if shape else None, f"{where}[{i}]")
+    elif isinstance(shape, dict):
+        assert isinstance(value, dict), f"{where}: {value!r} is not an object"
+        keys = {k.lstrip("+").rstrip("?"): k for k in shape}
+        assert set(value) <= set(keys), f"{where}: undocumented keys {set(value) - set(keys)}"
+        for name, key in keys.items():
+            if name not in value:
+                assert key.startswith("+"), f"{where}: missing {name}"
+            elif value[name] is None and key.endswith("?"):
+                continue
+            else:
+                conforms(value[name], shape[key], f"{where}.{name}")
+    else:
+        raise AssertionError(f"{where}: {value!r} where the documentation has nothing")
+
+
+def documented_shapes() -> dict[str, object]:
+    text = (ROOT / "docs" / "cli.md").read_text()
+    return {name: json.loads(body) for name, body in re.findall(r"```json (\w+)\n(.*?)```", text, re.S)}
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("check", [str(EXAMPLE)]), ("check", [str(ROOT / "examples" / "rocmlir_differences.mlir")]),
+    ("check", [str(ROOT / "tests" / "data" / "rocmlir" / "bug-1550-reduction-fusion-compile-failure.mlir")]),
+    ("check", [str(ROOT / "tests" / "data" / "rocmlir" / "invalid.transform-verifier-excerpt.mlir")]),
+    ("check", [EMBED_1_1]),
+    ("show", [str(ROOT / "tests" / "data" / "rocmlir" / "test_vectorization_inference.mlir")]),
+    ("invert", [str(EXAMPLE)]), ("invert", [str(EXAMPLE), "--view", "%3"]),
+    ("vectorize", [str(ROOT / "tests" / "data" / "rocmlir" / "test_vectorization_inference.mlir"), "--dim", "1"]),
+    ("vectorize", [str(ROOT / "examples" / "rocmlir_differences.mlir"), "--dim", "0", "--bits", "64"]),
+    ("regularize", [str(ROOT / "examples" / "bert_part_11.mlir")]),
+], ids=lambda x: x if isinstance(x, str) else " ".join(Path(a).name for a in x))
+def test_json_output_has_the_documented_shape(command, args):
+    shapes = documented_shapes()
+    document = json.loads(run(command, *args, "--json").stdout)
+    conforms(document, shapes[command])
+
+
+def test_json_errors_and_directories_have_the_documented_shape(tmp_path):
+    error = re.search(r"```json\n(\{\"message\".*?)```", (ROOT / "docs" / "cli.md").read_text(), re.S)
+    assert error is not None
+    shape = json.loads(error.group(1))
+    conforms(json.loads(run("check", str(tmp_path / "missing.mlir"), "--json").stdout), {"error": shape})
+    (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
+    (tmp_path / "b.mlir").write_text(TYPO)
+    document = json.loads(run("check", str(tmp_path), "--json").stdout)
+    check = documented_shapes()["check"]
+    assert isinstance(check, dict)
+    conforms(document, {"files": [check], "errors": [shape], "summary": check["summary"]})
