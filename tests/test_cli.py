@@ -180,6 +180,9 @@ def test_draw_writes_an_svg(tmp_path):
     assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
     bad = run("draw", str(EXAMPLE), "--fixed", "x", "-o", str(tmp_path / "bad.svg"))
     assert bad.returncode == 2 and "--fixed x: expected DIM=COORD" in bad.stderr
+    for args in ([str(EXAMPLE)], [str(EXAMPLE), "--rows", "1:100:116", "--fixed", "2=5"]):
+        document = json.loads(run("draw", *args, "-o", str(tmp_path / "j.svg"), "--json").stdout)
+        conforms(document, documented_shapes()["draw"])
 
 
 def test_regularize_a_file(tmp_path):

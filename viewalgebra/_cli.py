@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   "columns, and the picture and stderr say so")
             sub.add_argument("--fixed", action="append", default=[], metavar="DIM=COORD",
                              help="the coordinate of a dim that is not drawn (repeatable; default 0)")
-            sub.add_argument("--vector-dim", type=int,
+            sub.add_argument("--vector-dim", metavar="D",
                              help="the dim whose vector runs are outlined (default: the drawn dim "
                                   "with the longer runs)")
         if name == "regularize":
@@ -177,9 +177,10 @@ def _draw(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "file": label, "view": name, "output": args.output, "rows": sl.rows, "cols": sl.cols,
-            "row_window": None if sl.rows is None else [sl.row_window.start, sl.row_window.stop],
-            "col_window": None if sl.cols is None else [sl.col_window.start, sl.col_window.stop],
-            "fixed": {str(d): x for d, x in enumerate(sl.fixed) if d not in (sl.rows, sl.cols)},
+            "row_window": [sl.row_window.start, sl.row_window.stop],
+            "col_window": [sl.col_window.start, sl.col_window.stop],
+            "fixed": [{"dim": d, "coordinate": x} for d, x in enumerate(sl.fixed)
+                      if d not in (sl.rows, sl.cols)],
             "vector_dim": sl.vector_dim, "vector_length": sl.vector_length, "cut": list(sl.cropped)},
             indent=2))
     else:
