@@ -39,9 +39,11 @@ def test_show_the_bundled_example():
     result = run_process("check", str(EXAMPLE))  # the README's first command, as a process
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("lint: clean") == 5
-    assert "    y = floor((Mod(gemmK, 9))/3)" in result.stdout
-    assert "      gemmK = 9*ci + x + 3*y" in result.stdout  # the inverse of the gemm Merges
-    assert "  address = 802816*gemmG + gemmK + gemmN + 2968*floor(gemmK/9)" in result.stdout
+    assert "    y = (gemmK mod 9) floordiv 3" in result.stdout  # MLIR's notation, as in the maps
+    assert "      gemmK = ci * 9 + x + y * 3" in result.stdout  # the inverse of the gemm Merges
+    assert ("  address = gemmG * 802816 + gemmK + gemmN + (gemmK floordiv 9) * 2968 + (gemmK floordiv 3) * 53 + "
+            "(gemmN floordiv 3136) * 799680 - 57 (where the point is valid: off the padding, inside every "
+            "bound)\n") in result.stdout
     assert "view %3 (line 36): memref<64x256x56x56xf32> through 4 map(s)" in result.stdout
     assert "vector length along dim 2 (size 200704): exact 1, rocMLIR 1: equal" in result.stdout
     assert "next candidate 2 is illegal: mixed validity" in result.stdout
@@ -99,8 +101,9 @@ PAD_4_6 = '<affine_map<(d0) -> (d0 - 4)> by [<Pad{4, 6} ["x"] at [0] -> ["y"] at
 def test_show_prints_formulas_only():
     result = run("show", str(EXAMPLE))
     assert result.returncode == 0
-    assert "    ho = floor((Mod(gemmN, 3136))/56)" in result.stdout
-    assert "  address = 802816*gemmG" in result.stdout
+    assert "    ho = (gemmN mod 3136) floordiv 56" in result.stdout
+    assert "  address = gemmG * 802816" in result.stdout
+    assert "floor(" not in result.stdout and "Mod(" not in result.stdout  # one notation: MLIR's
     assert "lint:" not in result.stdout and "inverse" not in result.stdout
 
 

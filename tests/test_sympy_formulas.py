@@ -18,6 +18,7 @@ from strategies import transform_maps, views
 from sympy.printing.pycode import PythonCodePrinter
 
 import viewalgebra as va
+from viewalgebra._maps.affine import evaluate_expr  # noqa: TID251 -- the parser's own evaluation reads the text back
 from viewalgebra.text import (
     chain_affine_map,
     compose_affine,
@@ -80,19 +81,21 @@ def test_unmerge() -> None:
     u0, u1 = upper(2)
     (l0,) = lower(1)
     assert sympy_formulas(UNMERGE) == (sympy.Eq(l0, 8 * u0 + u1),)
-    assert format_formulas(sympy_formulas(UNMERGE)) == ("l0 = 8*u0 + u1",)
+    assert format_formulas(sympy_formulas(UNMERGE)) == ("l0 = u0 * 8 + u1",)
+    assert format_formulas(sympy_formulas(UNMERGE), "sympy") == ("l0 = 8*u0 + u1",)
 
 
 def test_merge() -> None:
     (u0,) = upper(1)
     l0, l1 = lower(2)
     assert sympy_formulas(MERGE) == (sympy.Eq(l0, sympy.floor(u0 / 8)), sympy.Eq(l1, sympy.Mod(u0, 8)))
-    assert format_formulas(sympy_formulas(MERGE)) == ("l0 = floor(u0/8)", "l1 = Mod(u0, 8)")
+    assert format_formulas(sympy_formulas(MERGE)) == ("l0 = u0 floordiv 8", "l1 = u0 mod 8")
+    assert format_formulas(sympy_formulas(MERGE), "sympy") == ("l0 = floor(u0/8)", "l1 = Mod(u0, 8)")
 
 
 def test_names() -> None:
     eqs = sympy_formulas(MERGE, upper=["k"], lower=["a", "b"])
-    assert format_formulas(eqs) == ("a = floor(k/8)", "b = Mod(k, 8)")
+    assert format_formulas(eqs) == ("a = k floordiv 8", "b = k mod 8")
     # A PassThrough keeping its name must stay an equation, not collapse to ``True``.
     same = P('#rock.transform_map<affine_map<(d0) -> (d0)> by '
              '[<PassThrough ["a"] at [0] -> ["a"] at [0]>] bounds = [4] -> [4]>')
@@ -103,7 +106,7 @@ def test_names() -> None:
 
 def test_pad_stays_over_its_divisor() -> None:
     assert format_formulas(sympy_formulas([PAD, MERGE])) == (
-        "l0 = floor((u0 - 3)/8)", "l1 = Mod(u0 + 5, 8)")
+        "l0 = (u0 - 3) floordiv 8", "l1 = (u0 + 5) mod 8")
 
 
 def test_compose_affine() -> None:
@@ -140,7 +143,7 @@ def test_unmerge_then_merge_is_identity() -> None:
     eqs = sympy_formulas([UNMERGE, MERGE])
     fn = compile_formulas(eqs, 2)
     assert all(fn(*p) == p for p in box((4, 8)))
-    assert format_formulas(eqs) == ("l0 = u0 + floor(u1/8)", "l1 = Mod(u1, 8)")
+    assert format_formulas(eqs) == ("l0 = u0 + u1 floordiv 8", "l1 = u1 mod 8")
 
 
 # Views: the address formula, valid points only.
@@ -174,7 +177,7 @@ def test_padded_merged_view_address() -> None:
 
 def test_view_without_maps() -> None:
     view = va.View(va.Buffer((4, 8), strides=(1, 4), offset=7))
-    assert format_formulas(sympy_formulas(view, upper=["i", "j"])) == ("address = i + 4*j + 7",)
+    assert format_formulas(sympy_formulas(view, upper=["i", "j"])) == ("address = i + j * 4 + 7",)
 
 
 # Errors.
@@ -238,6 +241,25 @@ def test_map_formulas_match_evaluate(tm: va.TransformMap) -> None:
     fn = compile_formulas(sympy_formulas(tm), tm.upper_rank)
     for point in box(tm.upper_bounds):
         assert fn(*point) == va.evaluate(tm, point)[0], point
+
+
+def mlir_values(eqs: Sequence[sympy.Eq], rank: int) -> Callable[..., tuple[int, ...]]:
+    """The formulas printed in MLIR's notation, read back by the affine-map parser."""
+    texts = [text.split(" = ", 1)[1] for text in format_formulas(eqs)]
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    results = [re.sub(r"\bu(\d+)\b", r"d\1", t) for t in texts]
+    amap = va.text.parse_affine_map(f"affine_map<({dims}) -> ({', '.join(results)})>")
+    return lambda *point: tuple(evaluate_expr(e, point) for e in amap.results)
+
+
+@given(view=views(max_maps=3))
+@settings(derandomize=True, deadline=None, max_examples=100)
+def test_formulas_printed_in_mlir_notation_read_back_to_the_same_values(view: va.View) -> None:
+    for eqs, rank in ((sympy_formulas(view.maps), view.rank), (sympy_formulas(view), view.rank)):
+        printed = mlir_values(eqs, rank)
+        exact = compile_formulas(eqs, rank)
+        for point in box(view.shape):
+            assert printed(*point) == exact(*point), (point, format_formulas(eqs))
 
 
 @given(view=views(max_maps=3))

@@ -621,10 +621,15 @@ def _address(view: View) -> str:
     from ._maps.sympy_formulas import format_formulas, sympy_formulas
 
     try:
-        return format_formulas(sympy_formulas(
+        formula = format_formulas(sympy_formulas(
             view, upper=dim_names(view.maps[0], "upper") if view.maps else None))[0]
     except TooComplexError as e:
         return f"address: no formula ({e})"
+    from ._maps.equations import validity_checks
+
+    if any(validity_checks(m) for m in view.maps) or view.narrow_links():
+        return f"{formula} (where the point is valid: off the padding, inside every bound)"
+    return formula
 
 
 def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:

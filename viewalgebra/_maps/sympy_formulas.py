@@ -13,8 +13,9 @@ the float ``(1/49)*u0``, so ``floor(u0/49)`` at 49 gives 0, and its ``math`` pri
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Literal, cast
 
 import sympy
 
@@ -266,10 +267,75 @@ def _names(given: Sequence[str] | None, default: tuple[str, ...], what: str) -> 
     return names
 
 
-def format_formulas(eqs: Sequence[sympy.Eq]) -> tuple[str, ...]:
-    """Each equation as ``"lhs = rhs"`` in SymPy's plain printing (``sympy.sstr``).
+def format_formulas(eqs: Sequence[sympy.Eq], notation: Literal["mlir", "sympy"] = "mlir"
+                    ) -> tuple[str, ...]:
+    """Each equation as ``"lhs = rhs"``, in MLIR's affine notation (``floordiv``, ``mod``, as
+    rocMLIR prints its maps) or in SymPy's plain printing (``sympy.sstr``).
 
     Example: for ``<Merge{4, 8} ["k"] at [0] -> ["a", "b"] at [0, 1]>`` over ``[32] -> [4, 8]``,
-    ``format_formulas(sympy_formulas(tm)) == ("l0 = floor(u0/8)", "l1 = Mod(u0, 8)")``.
+    ``format_formulas(sympy_formulas(tm)) == ("l0 = u0 floordiv 8", "l1 = u0 mod 8")``; with
+    ``notation="sympy"``, ``("l0 = floor(u0/8)", "l1 = Mod(u0, 8)")``.
     """
-    return tuple(f"{sympy.sstr(eq.lhs)} = {sympy.sstr(eq.rhs)}" for eq in eqs)
+    if notation == "sympy":
+        return tuple(f"{sympy.sstr(eq.lhs)} = {sympy.sstr(eq.rhs)}" for eq in eqs)
+    return tuple(f"{mlir_text(cast(sympy.Expr, eq.lhs))} = {mlir_text(cast(sympy.Expr, eq.rhs))}"
+                 for eq in eqs)
+
+
+_ATOM, _PRODUCT, _SUM = 3, 2, 1
+"""How tightly an expression binds, for parentheses."""
+
+
+def mlir_text(e: sympy.Basic) -> str:
+    """A SymPy formula (integer sums of symbols, ``floor`` of a quotient, ``Mod``) in MLIR's
+    affine notation: ``d * 8``, ``x floordiv 8``, ``x mod 8``.
+
+    Example: ``floor((u0 + 2*u1)/3)`` prints as ``(u0 + u1 * 2) floordiv 3``.
+    """
+    return _mlir(e)[0]
+
+
+def _mlir(e: sympy.Basic) -> tuple[str, int]:
+    if isinstance(e, sympy.Integer):
+        return str(e), _ATOM if e >= 0 else _SUM
+    if isinstance(e, sympy.Symbol):
+        return e.name, _ATOM
+    if isinstance(e, sympy.Add):
+        terms = cast("list[sympy.Expr]", e.as_ordered_terms())  # pyright: ignore[reportUnknownMemberType]
+        out = ""
+        for t in terms:
+            negative = bool(t.as_coeff_Mul()[0] < 0)
+            magnitude = -t if negative else t
+            if not out:
+                out = f"-{_operand(magnitude, _PRODUCT)}" if negative else _operand(t, _SUM)
+            else:
+                out = f"{out} {'-' if negative else '+'} {_operand(magnitude, _PRODUCT)}"
+        return out, _SUM
+    if isinstance(e, sympy.Mul):
+        coefficient, rest = cast("tuple[sympy.Expr, sympy.Expr]", e.as_coeff_Mul())
+        if coefficient == -1:
+            return f"-{_operand(rest, _PRODUCT)}", _SUM
+        if coefficient != 1 and not rest.is_number:
+            return f"{_operand(rest, _ATOM)} * {_mlir(coefficient)[0]}", _PRODUCT
+    if isinstance(e, sympy.floor):
+        quotient = _expanded(e.args[0])
+        coefficients = cast("dict[sympy.Basic, sympy.Rational]",
+                            quotient.as_coefficients_dict())  # pyright: ignore[reportUnknownMemberType]
+        denominator = math.lcm(*(int(c.q) for c in coefficients.values()))
+        numerator = _expanded(quotient * denominator)
+        if denominator != 1:
+            return f"{_operand(numerator, _ATOM)} floordiv {denominator}", _PRODUCT
+        return _mlir(numerator)
+    if isinstance(e, sympy.Mod):
+        return f"{_operand(e.args[0], _ATOM)} mod {_mlir(e.args[1])[0]}", _PRODUCT
+    return cast(str, sympy.sstr(e)), _ATOM  # nothing the equations produce; shown as SymPy has it
+
+
+def _expanded(e: sympy.Expr) -> sympy.Expr:
+    return cast("sympy.Expr", e.expand())  # pyright: ignore[reportUnknownMemberType]
+
+
+def _operand(e: sympy.Basic, tightness: int) -> str:
+    """``e`` as an operand that binds at least as tightly as ``tightness``."""
+    text, binds = _mlir(e)
+    return text if binds >= tightness else f"({text})"
