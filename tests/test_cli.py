@@ -515,3 +515,25 @@ def test_json_errors_and_directories_have_the_documented_shape(tmp_path):
     check = documented_shapes()["check"]
     assert isinstance(check, dict)
     conforms(document, {"files": [check], "errors": [shape], "summary": check["summary"]})
+
+
+TWICE = ('<affine_map<(d0, d1) -> (d0, d0)> by [<PassThrough ["a"] at [0] -> ["a"] at [0]>, '
+         '<PassThrough ["b"] at [1] -> ["b"] at [0]>] bounds = [4, 4] -> [4, 4]>')
+
+
+@pytest.mark.parametrize("command", ["show", "invert", "vectorize"])
+def test_a_map_without_meaning_is_said_not_skipped(command):
+    extra = ["--dim", "0"] if command == "vectorize" else []
+    result = run(command, TWICE, *extra)
+    assert result.returncode == 2
+    assert "cannot answer:" in result.stdout and "lower dim 0 is defined by 2 transforms" in result.stderr
+    document = json.loads(run(command, TWICE, "--json", *extra).stdout)
+    conforms(document, documented_shapes()[command])
+    assert any("error" in item for item in document["maps"] + document["views"])
+
+
+def test_vectorize_says_a_file_of_maps_has_no_view():
+    path = ROOT / "tests" / "data" / "rocmlir" / "test_vectorization_inference.legacy-2023.mlir"
+    result = run("vectorize", str(path), "--dim", "0")
+    assert result.returncode == 2 and result.stdout == ""
+    assert "holds 40 transform map(s) but no view" in result.stderr

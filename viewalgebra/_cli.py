@@ -137,10 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
     for r in reports:  # what could not be answered, on stderr too
-        for v in r["views"]:
-            if "error" in v:
-                print(f"viewalgebra: {v['error']['message']}", file=sys.stderr)
-    if errors or any("error" in v for r in reports for v in r["views"]):
+        for item in r["maps"] + r["views"]:
+            if "error" in item:
+                print(f"viewalgebra: {item['error']['message']}", file=sys.stderr)
+    if errors or any("error" in item for r in reports for item in r["maps"] + r["views"]):
         return 2
     return 1 if any(_has_findings(r) for r in reports) else 0
 
@@ -411,6 +411,10 @@ def _report(args: argparse.Namespace, label: str, text: str) -> dict[str, Any]:
         # check: the views built on such a map are left out (its finding says why)
         broken = args.command == "check" and any(m.map is None for m in maps)
         views = _views(args, label, text, skip_broken=broken)
+        if args.command == "vectorize" and not views and maps:
+            raise _InputError(f"holds {len(maps)} transform map(s) but no view (a chain of rock.transform "
+                              "ops on a value) to vectorize; give one map as text to see it over a "
+                              "row-major buffer", file=label)
         if not maps and not views and not (args.command == "check" and _has_functions(text)):
             raise _InputError("holds no transform map or view"
                               + (" and no function" if args.command == "check" else ""), file=label)
@@ -513,11 +517,15 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
                 maps.append({"name": m.name, "form": m.form, "line": m.line, "column": m.column,
                              "text": None, "findings": _findings(lint(m))})
             continue
-        usable = not any(f.code == "unusable" for f in lint(m.map))
+        unusable = [f for f in lint(m.map) if f.code == "unusable"]
+        usable = not unusable
         entry: dict[str, Any] = {
             "name": m.name, "form": m.form, "line": m.line, "column": m.column,
             "text": print_map(m.map, affine_map=None if usable else m.written),
             "upper_bounds": list(m.map.upper_bounds), "lower_bounds": list(m.map.lower_bounds)}
+        if unusable and command in ("show", "invert"):  # what it cannot do, and why
+            entry["error"] = _error_object(InvalidTransformError(unusable[0].message), file=label,
+                                           line=m.line, what=f"map {m.name or m.form}: ")
         if command in ("check", "show"):
             entry["formulas"] = _formulas(m.map) if usable else []
         if command == "check":
@@ -533,9 +541,13 @@ def _analyse(args: argparse.Namespace, label: str, parsed: list[ParsedMap],
         if chosen is not None and chosen not in (name, str(line)):
             continue
         findings = lint(view)
-        usable = not any(f.code == "unusable" for f in findings)
+        unusable = [f for f in findings if f.code == "unusable"]
+        usable = not unusable
         entry = {"name": name, "line": line, "buffer": str(view.buffer), "shape": list(view.shape),
                  "maps": len(view.maps)}
+        if unusable and command in ("show", "invert", "vectorize"):  # what it cannot do, and why
+            entry["error"] = _error_object(InvalidTransformError(unusable[0].message), file=label,
+                                           line=line, what=f"view {name}: ")
         if command == "check":
             entry["findings"] = _findings(findings)
         if command in ("check", "show"):
@@ -745,6 +757,8 @@ def _render(report: dict[str, Any]) -> str:
         else:
             out.append(f"{title} (line {m['line']}): {m['upper_bounds']} -> {m['lower_bounds']}")
             out.append(f"  {m['text']}")
+        if "error" in m:
+            out.append(f"  cannot answer: {m['error']['reason']}")
         out.extend(f"    {f}" for f in m.get("formulas", []))
         if "findings" in m:
             out.extend(_render_findings(m["findings"]))
@@ -754,7 +768,7 @@ def _render(report: dict[str, Any]) -> str:
         out.append(f"view {v['name']} (line {v['line']}): {v['buffer']} through {v['maps']} map(s), "
                    f"shape {v['shape']}")
         if "error" in v:
-            out.append(f"  error: {v['error']['reason']}")
+            out.append(f"  cannot answer: {v['error']['reason']}")
         if "findings" in v:
             out.extend(_render_findings(v["findings"]))
         if v.get("address"):
