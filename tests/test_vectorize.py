@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -219,3 +220,33 @@ def test_addresses_beyond_64_bits_are_left_to_isl():
     assert va.max_vector_length(view, 1).length == 2
     result = va.max_vector_length(view, 0)
     assert result.length == 1 and result.witness is not None and result.witness.reason == "address jump"
+
+
+@given(view=views(max_maps=3, max_points=400), data=st.data())
+@settings(derandomize=True, deadline=None, max_examples=150)
+def test_the_bad_steps_of_a_line_equal_enumeration(view, data):
+    """The first estimate of the ISL path (``_line``): every bad step in a window of the line
+    through a bad point, against numpy over the box."""
+    if view.rank == 0:
+        return
+    dim = data.draw(st.integers(0, view.rank - 1))
+    if view.shape[dim] < 2:
+        return
+    addr, valid = view.addresses()
+    first = np.take(addr, range(view.shape[dim] - 1), axis=dim)
+    second = np.take(addr, range(1, view.shape[dim]), axis=dim)
+    ok_first = np.take(valid, range(view.shape[dim] - 1), axis=dim)
+    ok_second = np.take(valid, range(1, view.shape[dim]), axis=dim)
+    good = (ok_first & ok_second & (second - first == 1)) | (~ok_first & ~ok_second)
+    bad = np.argwhere(~good)
+    if not len(bad):
+        return
+    through = tuple(int(c) for c in bad[data.draw(st.integers(0, len(bad) - 1))])
+    start = max(through[dim] - vectorize.LINE_WINDOW // 2, 0)
+    expected = [p for p in (tuple(int(c) for c in q) for q in bad)
+                if all(p[k] == through[k] for k in range(view.rank) if k != dim)
+                and start <= p[dim] < start + vectorize.LINE_WINDOW]
+    event(f"{len(expected)} bad steps on the line")
+    for method in ("numpy", "isl"):
+        line = vectorize._line(view, vectorize.bad_steps(view, dim), dim, through, method)  # noqa: SLF001
+        assert line == expected and through in line, method

@@ -27,7 +27,7 @@ from ._ints import integer
 from ._maps.buffer import dtype_bits
 from ._maps.evaluate import IntArray
 from ._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from ._maps.view import View, addresses_in_box, all_points
+from ._maps.view import View, addresses_in_box, all_points, fits_int64
 from .errors import (
     CoordinateError,
     InternalError,
@@ -425,7 +425,7 @@ class _Steps:
             return g, found
         if not found:
             first = point_coords(pieces[0].sample_point(), rank)
-            found = [first, *_line(pieces, dim, first)]
+            found = [first, *_line(self.view, pieces, dim, first)]
             g = math.gcd(g, *(p[dim] + 1 for p in found))
         while g > 1:
             p = _bad_not_dividing(pieces, rank, dim, g)
@@ -440,9 +440,23 @@ class _Steps:
         return _misaligned(self.view, self.dim, v)
 
 
-def _line(pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple[int, ...]) -> list[tuple[int, ...]]:
-    # A cheap first estimate: the bad steps in a window of the line through a bad point. The
-    # proof that no bad step anywhere breaks the final gcd is _bad_not_dividing's.
+def _line(view: View, pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple[int, ...],
+          method: Literal["auto", "numpy", "isl"] = "auto") -> list[tuple[int, ...]]:
+    """A cheap first estimate: the bad steps in a window of ``LINE_WINDOW`` points of the line
+    along ``dim`` through the bad step ``through``. The proof that no bad step anywhere breaks the
+    final gcd is ``_bad_not_dividing``'s.
+
+    numpy evaluates the window's points (where 64-bit integers hold the view's values); ISL
+    enumerates the pieces on the window (``foreach_point`` leaks each point it hands over, so it
+    is left to views beyond 64 bits)."""
+    start = max(through[dim] - LINE_WINDOW // 2, 0)
+    stop = min(start + LINE_WINDOW, view.shape[dim] - 1)
+    if method == "numpy" or (method == "auto" and fits_int64(view)):
+        points = np.array([[c if k == dim else x for k, x in enumerate(through)]
+                           for c in range(start, stop + 1)], dtype=np.int64).reshape(-1, view.rank)
+        addr, valid = addresses_in_box(view, points)
+        good = (valid[:-1] & valid[1:] & (addr[1:] - addr[:-1] == 1)) | (~valid[:-1] & ~valid[1:])
+        return [tuple(int(c) for c in p) for p in points[:-1][~good]]
     found: set[int] = set()
     for piece in pieces:
         line = piece
@@ -452,7 +466,6 @@ def _line(pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple[int, ...]) 
         ls = isl.LocalSpace.from_space(line.get_space())
         x = isl.Aff.var_on_domain(ls, isl.dim_type.set, dim)
         zero = isl.Aff.zero_on_domain(ls)
-        start = max(through[dim] - LINE_WINDOW // 2, 0)
         line = line.intersect(x.ge_basic_set(zero.add_constant_val(val(start)))).intersect(
             x.lt_basic_set(zero.add_constant_val(val(start + LINE_WINDOW))))
         isl.Set.from_basic_set(line).foreach_point(
