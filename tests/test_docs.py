@@ -9,9 +9,14 @@ blanks around it) stands for text left out: ``# (1, 8) ...`` means the printed t
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import io
 import re
+import shutil
+import subprocess
+import sys
 import tokenize
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -78,3 +83,43 @@ def test_the_rule_is_checked_on_something() -> None:
     assert sum(counts) >= 30  # the pages' examples print values, and this test reads them
     assert matches("abc def", "abc ...") and matches("abc def", "... def") and matches("a(b)c", "a ... c")
     assert not matches("abc", "ab") and not matches("abc\ndef", "abc")
+
+
+def _builds_wheels_offline() -> bool:
+    """Whether this environment's setuptools builds a wheel with no download (README.md,
+    "Installing as a dependency"): from 70.1 it has ``bdist_wheel``; before, it needs ``wheel``."""
+    try:
+        version = tuple(int(x) for x in importlib.metadata.version("setuptools").split(".")[:2])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    if version >= (70, 1):
+        return True
+    try:
+        importlib.metadata.version("wheel")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return version >= (68, 0)
+
+
+@pytest.mark.skipif(not _builds_wheels_offline(),
+                    reason="this environment's setuptools cannot build a wheel offline (needs >= 70.1, "
+                           "or >= 68 and the wheel package)")
+def test_the_wheel_holds_the_package_and_no_tests(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: setuptools writes build/ and *.egg-info beside the sources
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "viewalgebra", source / "viewalgebra", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                    "-q", "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True, timeout=120)
+    (wheel,) = (tmp_path / "dist").glob("viewalgebra-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        entry_points = z.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+    assert "viewalgebra/__init__.py" in names and "viewalgebra/_mlir/reader.py" in names
+    modules = {str(p.relative_to(ROOT)) for p in (ROOT / "viewalgebra").rglob("*.py")}
+    assert modules <= set(names)
+    assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "examples/", "docs/"))]
+    assert "viewalgebra = viewalgebra._cli:main" in entry_points
+    assert {f"Provides-Extra: {extra}" for extra in ("test", "lint", "mlir")} <= set(metadata.splitlines())
