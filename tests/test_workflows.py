@@ -27,12 +27,13 @@ MARK = "@@ next block @@"
 
 
 def blocks(language: str) -> list[tuple[int, int, str, str | None]]:
-    """(section, line, code, shown output or None) of every block of ``language`` in the guide."""
+    """(section, line, code, shown output or None) of every block of ``language`` in the guide; the
+    section counts the headings (``##`` and ``###``) above the block."""
     text = GUIDE.read_text()
     found = []
     for m in FENCE.finditer(text):
         if m[1] == language:
-            section = len(re.findall(r"^## ", text[:m.start()], re.M))
+            section = len(re.findall(r"^###? ", text[:m.start()], re.M))
             found.append((section, text.count("\n", 0, m.start()) + 1, m[2], m[3]))
     return found
 
@@ -79,9 +80,9 @@ def start(language: str, code: list[str], work: Path, env: dict[str, str]) -> su
 
 @pytest.fixture(scope="module")
 def outputs(scratch: tuple[Path, dict[str, str]]) -> dict[str, list[tuple[int, str, str | None]]]:
-    """(line, output, shown) of every block, by language. The sh blocks of each section run in one
-    bash process (a section's blocks build on each other), the sections side by side; the python
-    blocks run in one process, as in a session."""
+    """(line, output, shown) of every block, by language. The sh blocks of each section (or
+    subsection) run in one bash process, since they build on each other, the sections side by side;
+    the python blocks run in one process, as in a session."""
     work, env = scratch
     groups: dict[tuple[str, int], list[tuple[int, str, str | None]]] = {}
     for language in ("sh", "python"):
