@@ -537,3 +537,18 @@ def test_vectorize_says_a_file_of_maps_has_no_view():
     result = run("vectorize", str(path), "--dim", "0")
     assert result.returncode == 2 and result.stdout == ""
     assert "holds 40 transform map(s) but no view" in result.stderr
+
+
+FIVE = '<affine_map<(d0) -> (d0)> by [<PassThrough ["x"] at [0] -> ["x"] at [0]>] bounds = [5] -> [5]>'
+
+
+@pytest.mark.parametrize(("length", "message"), [
+    ("4", "--length 4: must divide dim 0's size 5: runs of 4 would end in a partial run"),
+    ("64", "--length 64: must divide dim 0's size 5: runs of 64 do not fit in 5"),
+    ("0", "--length 0: a run length is at least 1"),
+])
+def test_a_run_length_that_does_not_tile_the_dim_is_the_users_mistake_not_rocmlirs(length, message):
+    result = run("vectorize", FIVE, "--dim", "0", "--length", length)
+    assert result.returncode == 2 and message in result.stderr
+    assert "rocMLIR unsound" not in result.stdout
+    assert run("vectorize", FIVE, "--dim", "0", "--length", "5").returncode == 0

@@ -30,6 +30,7 @@ from ._regularize import check_invariant, regularize
 from ._vectorize import Witness, elements_per_access, max_vector_length
 from .errors import (
     CoordinateError,
+    InvalidArgumentError,
     InvalidTransformError,
     TooComplexError,
     TransformParseError,
@@ -674,6 +675,14 @@ def _inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
 def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dict[str, Any]:
     if not 0 <= dim < view.rank:
         raise CoordinateError(f"dim {dim} out of range for a view of rank {view.rank}")
+    length, size = getattr(args, "length", None), view.shape[dim]
+    if length is not None and length < 1:
+        raise InvalidArgumentError(f"--length {length}: a run length is at least 1")
+    if length is not None and (length > size or size % length):
+        raise InvalidArgumentError(
+            f"--length {length}: must divide dim {dim}'s size {size}: runs of {length} "
+            + (f"do not fit in {size}" if length > size else "would end in a partial run")
+            + " (va.max_vector_length answers for partial runs, docs/vectorize.md)")
     from ._rocmlir import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))
