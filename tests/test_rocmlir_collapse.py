@@ -373,7 +373,7 @@ def _check_addresses(view: va.View) -> None:
 
 
 @given(view=regrouping_views())
-@settings(SETTINGS, max_examples=1500)
+@settings(SETTINGS, max_examples=600)
 def test_collapse_keeps_valid_addresses_on_regrouping_chains(view: va.View):
     _check_addresses(view)
 

@@ -17,7 +17,7 @@ from strategies import regrouping_views, transform_maps, views
 
 import viewalgebra as va
 
-SETTINGS = settings(derandomize=True, deadline=None, max_examples=300)
+SETTINGS = settings(derandomize=True, deadline=None, max_examples=150)
 DATA = Path(__file__).parent / "data" / "rocmlir"
 
 
