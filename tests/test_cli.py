@@ -552,3 +552,15 @@ def test_a_run_length_that_does_not_tile_the_dim_is_the_users_mistake_not_rocmli
     assert result.returncode == 2 and message in result.stderr
     assert "rocMLIR unsound" not in result.stdout
     assert run("vectorize", FIVE, "--dim", "0", "--length", "5").returncode == 0
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"// fine\n// fine\n#m = \xff\n", ":3: not UTF-8 text"),
+    (b"// fine\n\0\n", ":2: not text (a NUL byte)"),
+])
+def test_regularize_reads_a_file_a_part_at_a_time_and_locates_a_bad_byte(tmp_path, content, message):
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(content)
+    result = run("regularize", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"viewalgebra: {path}{message}\n"

@@ -10,7 +10,7 @@ from typing import Literal
 import pytest
 
 import viewalgebra as va
-from viewalgebra._mlir import ItemWriter, MlirFunction, iter_mlir  # noqa: TID251 -- the CLI's private path
+from viewalgebra._mlir import ItemWriter, MlirFunction, Unreadable, iter_mlir, iter_mlir_parts, text_parts  # noqa: TID251 -- the CLI's private path  # noqa: TID251 -- the CLI's private path
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*(ROOT / "tests/data/rocmlir").rglob("*.mlir"), *(ROOT / "examples").glob("*.mlir")])
@@ -57,3 +57,34 @@ def test_streaming_a_file_of_many_functions() -> None:
     assert list(iter_mlir(text)) == list(va.read_mlir(text).items)
     for generic in (False, True):
         assert streamed(text, "rocmlir", generic) == whole(text, "rocmlir", generic)
+
+
+def in_parts(text: str, size: int) -> list[object]:
+    """The items of ``text`` read a part of at least ``size`` characters at a time, with each
+    unreadable function's message (exceptions compare by identity)."""
+    return [(item.name, str(item.error)) if isinstance(item, Unreadable) else item
+            for item in iter_mlir_parts(text_parts(text.splitlines(keepends=True), size), errors="collect")]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_a_file_read_in_parts_reads_as_the_whole_text(path: Path) -> None:
+    text = path.read_text()
+    whole_items = [(item.name, str(item.error)) if isinstance(item, Unreadable) else item
+                   for item in iter_mlir(text, errors="collect")]
+    for size in (1, 200, 1 << 20):  # a part per item, a few items, the whole file
+        assert in_parts(text, size) == whole_items, size
+
+
+def test_parts_keep_aliases_lines_and_module_braces() -> None:
+    base = (ROOT / "tests/data/rocmlir/test_collapse_contiguous_merges.mlir").read_text().split("// -----")[1]
+    text = "module {\n" + "\n".join(base.replace("@test_basic_unmerge", f"@f{i}") for i in range(4)) + "\n}\n"
+    parts = list(text_parts(text.splitlines(keepends=True), 1))
+    assert len(parts) > 4  # cut inside the module, after the alias
+    assert in_parts(text, 1) == list(iter_mlir(text))
+    at = text.index("#unmerge_trmap =")
+    broken = text[:at] + text[at:].replace("Merge{4, 3, 2}", "Merge{4, 3, x}", 1)  # an alias every part uses
+    items = in_parts(broken, 1)
+    assert items == [(i.name, str(i.error)) if isinstance(i, Unreadable) else i
+                     for i in iter_mlir(broken, errors="collect")]
+    assert [item for item in items if isinstance(item, tuple)] == [  # at the alias, read in an earlier part
+        ("f0", "13:18: expected an integer, found 'x'")]

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -235,15 +235,19 @@ def _regularize(args: argparse.Namespace) -> int:
     """Read, regularize and write one function at a time: memory stays bounded by the largest
     function, not the file. Output goes to a file beside ``-o`` that replaces it at the end (a
     failed run leaves no partial file), or to stdout as each function is written."""
-    from ._mlir import ItemWriter, MlirFunction, Unreadable, iter_mlir
+    from ._mlir import ItemWriter, MlirFunction, Unreadable, iter_mlir_parts, text_parts
 
     report: list[dict[str, Any]] = []
+    """Per function, for ``--json``; without it only the last entry is kept (memory stays
+    bounded by a function), and ``findings`` says whether any had views left or was unreadable."""
+    findings = False
     sink = _Sink(args.output, keep=args.json and not args.output)
     try:
         writer = ItemWriter(args.generic)
         pending: list[str] = []
         any_function = False
-        for item in iter_mlir(_read_text(Path(args.input)), errors="collect"):
+        lines = _file_lines(Path(args.input))  # read a part at a time: memory bounded by a function
+        for item in iter_mlir_parts(text_parts(lines), errors="collect"):
             kernel: Kernel | None = None
             if isinstance(item, Unreadable):
                 any_function = True
@@ -259,6 +263,9 @@ def _regularize(args: argparse.Namespace) -> int:
             if isinstance(item, (MlirFunction, Unreadable)):
                 sink.write("".join(pending))
                 pending.clear()
+                findings = findings or bool(report[-1].get("views_left") or report[-1].get("unreadable"))
+                if not args.json:
+                    report.clear()
         if not any_function:
             raise _InputError("holds no function to regularize", file=args.input)
         sink.write("".join(pending))
@@ -271,7 +278,7 @@ def _regularize(args: argparse.Namespace) -> int:
                          | ({} if args.output else {"mlir": sink.text()}), indent=2))
     elif args.output:
         print(f"wrote {args.output}")
-    return 1 if any(r.get("views_left") or r.get("unreadable") for r in report) else 0
+    return 1 if findings else 0
 
 
 def _regularize_function(args: argparse.Namespace, f: Any, report: list[dict[str, Any]]) -> Kernel | None:
@@ -354,13 +361,17 @@ class _InputError(Exception):
         super().__init__(f"{where}: {reason}" if where else reason)
 
 
-def _read_text(path: Path) -> str:
-    """The text of a regular file, or ``_InputError`` saying why not (a FIFO or device would
-    block or never end; NUL bytes or bytes that are not UTF-8 are not MLIR)."""
+def _regular_file(path: Path) -> None:
     if not path.exists():
         raise _InputError("no such file", file=str(path))
     if not path.is_file():
         raise _InputError("not a regular file", file=str(path))
+
+
+def _read_text(path: Path) -> str:
+    """The text of a regular file, or ``_InputError`` saying why not (a FIFO or device would
+    block or never end; NUL bytes or bytes that are not UTF-8 are not MLIR)."""
+    _regular_file(path)
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -373,6 +384,22 @@ def _read_text(path: Path) -> str:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise _InputError("not UTF-8 text", file=str(path), line=line) from None
+
+
+def _file_lines(path: Path) -> Iterator[str]:
+    """The lines of a regular file as ``_read_text`` checks them, read one at a time."""
+    _regular_file(path)
+    try:
+        with path.open("rb") as f:
+            for number, raw in enumerate(f, start=1):
+                if b"\0" in raw:
+                    raise _InputError("not text (a NUL byte)", file=str(path), line=number)
+                try:
+                    yield raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise _InputError("not UTF-8 text", file=str(path), line=number) from None
+    except OSError as e:
+        raise _InputError(f"cannot read: {e.strerror or e}", file=str(path)) from None
 
 
 def _write_text(path: str, text: str) -> None:

@@ -17,12 +17,12 @@ shapes a kernel graph cannot hold (dynamic sizes, memref layouts).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._graph import Kernel
-from .._lines import line_column
+from .._lines import PartText, line_column
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
 from .._maps.lexer import Cursor, Token, starts_statement, tokenize
@@ -37,7 +37,7 @@ from .opaque import read_opaque
 from .record import GenericOp, read_generic_op, split
 
 __all__ = ["SUPPORTED", "GenericText", "MlirFunction", "MlirModule", "OpText", "Reader", "Slot",
-           "Unreadable", "iter_mlir", "read_mlir"]
+           "Unreadable", "iter_mlir", "iter_mlir_parts", "read_mlir", "text_parts"]
 
 
 def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> MlirModule:
@@ -67,6 +67,49 @@ def iter_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise",
     once.
     """
     return Reader(text, errors).items()
+
+
+def iter_mlir_parts(parts: Iterable[tuple[str, int]], *, errors: Literal["raise", "collect"] = "raise",
+                    ) -> Iterator[MlirFunction | Unreadable | str]:
+    """``iter_mlir`` of a text given in parts, each ``(text, its first line)``: whole top-level
+    items in file order (``text_parts`` cuts them). Only one part is held at a time, with the
+    transform-map aliases defined before it, so a file read in parts is read in memory bounded
+    by its largest function; every line and column is the file's."""
+    return Reader("", errors).items_of(parts)
+
+
+PART = 1 << 20
+"""Characters a part holds at least (then up to the next top-level item)."""
+
+_ITEM_START = re.compile(r'\s*(?:func\.func\b|"func\.func"|module\b|\}|// -----)')
+"""A line that may start a part: a function, a module, a module's closing brace, a split."""
+
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//.*|[()\[\]{}]')
+
+
+def text_parts(lines: Iterable[str], size: int = PART) -> Iterator[tuple[str, int]]:
+    """Lines (with their line breaks) joined into parts of at least ``size`` characters, each
+    cut before a line that starts a top-level item while only modules' braces are open."""
+    part: list[str] = []
+    length, first = 0, 1
+    open_brackets: list[bool] = []
+    """The brackets open at the end of the last line: ``True`` for a module's brace."""
+    for number, line in enumerate(lines, start=1):
+        if length >= size and all(open_brackets) and _ITEM_START.match(line):
+            yield "".join(part), first
+            part, length, first = [], 0, number
+        part.append(line)
+        length += len(line)
+        module = re.match(r"\s*module\b", line) is not None
+        for m in _BRACKETS.finditer(line):
+            b = m.group()
+            if b in "([{":
+                open_brackets.append(module and b == "{" and all(open_brackets))
+                module = module and b != "{"
+            elif b in ")]}" and open_brackets:
+                open_brackets.pop()
+    if part:
+        yield "".join(part), first
 
 
 _KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
@@ -121,6 +164,9 @@ class Reader:
         self.affine: dict[str, A.AffineMap] = {}
         self.maps: dict[str, tuple[list[Token], int]] = {}
         """Transform-map aliases: the tokens of each alias and the token where its value starts."""
+        self.alias_lines: dict[str, tuple[int, str, int, int]] = {}
+        """Each transform-map alias as its first line's number, the text of its lines, and where
+        the alias starts and ends in that text: what a later part of the file needs of it."""
         self.written: dict[TransformMap, A.AffineMap] = {}
 
     # {{{ top level
@@ -131,47 +177,81 @@ class Reader:
     def items(self) -> Iterator[MlirFunction | Unreadable | str]:
         """The top-level items, each read when asked for (what ``_items`` reads from a list of
         all the tokens, read here from tokens lexed one item at a time)."""
-        source = _Lazy(self.text)
+        return self.items_of([(self.text, 1)])
+
+    def items_of(self, parts: Iterable[tuple[str, int]]) -> Iterator[MlirFunction | Unreadable | str]:
+        """``items`` of a text given in whole top-level items, each part ``(text, first line)``:
+        a part is read from its own text, after the transform-map aliases defined before it
+        (``_part_text``), with the file's lines and columns."""
         depth = 0
-        while (tok := source.peek()) is not None:
-            if tok.kind == "split":
-                source.next()
-                self.affine, self.maps = {}, {}
-                yield "// -----"
-            elif tok.kind == "hash":
-                self.tokens = source.statement()
-                yield self._alias(Cursor(self.text, self.tokens))
-            elif tok.text == "module":
-                self.tokens = source.module_header()
-                c = Cursor(self.text, self.tokens)
-                c.next()
-                if c.at_kind("symbol"):
-                    c.next()
-                if c.accept("attributes"):
-                    c.balanced()
-                header = c.source(0, c.pos)
-                c.expect("{", "'{' opening the module")
-                source.skip(c.pos)
-                depth += 1
-                yield header + " {"
-            elif tok.text == "}" and depth:
-                source.next()
-                depth -= 1
-                yield "}"
-            elif tok.text == '"builtin.module"' and tok.kind == "string":
-                self.tokens = source.statement()
-                items: list[MlirFunction | Unreadable | str] = []
-                self._generic_module(Cursor(self.text, self.tokens), items)
-                yield from items
-            elif tok.text == "func.func" or tok.text == '"func.func"' and tok.kind == "string":
-                self.tokens = source.statement()
-                yield self._top_function(Cursor(self.text, self.tokens), tok)
-            elif tok.kind == "string":
-                self.tokens = source.statement()
-                yield Cursor(self.text, self.tokens).source(0, len(self.tokens))
+        """Modules open (their braces may close in a later part)."""
+        for part, first_line in parts:
+            if first_line == 1:
+                self.text, start = part, 0
             else:
-                raise Cursor(self.text, [tok]).error("a function, an alias '#name = ...' or a module")
-            self.tokens = []
+                self.text, start = self._part_text(part, first_line)
+            source = _Lazy(self.text, start)
+            while (tok := source.peek()) is not None:
+                if tok.kind == "split":
+                    source.next()
+                    self.affine, self.maps, self.alias_lines = {}, {}, {}
+                    yield "// -----"
+                elif tok.kind == "hash":
+                    self.tokens = source.statement()
+                    yield self._alias(Cursor(self.text, self.tokens))
+                elif tok.text == "module":
+                    self.tokens = source.module_header()
+                    c = Cursor(self.text, self.tokens)
+                    c.next()
+                    if c.at_kind("symbol"):
+                        c.next()
+                    if c.accept("attributes"):
+                        c.balanced()
+                    header = c.source(0, c.pos)
+                    c.expect("{", "'{' opening the module")
+                    source.skip(c.pos)
+                    depth += 1
+                    yield header + " {"
+                elif tok.text == "}" and depth:
+                    source.next()
+                    depth -= 1
+                    yield "}"
+                elif tok.text == '"builtin.module"' and tok.kind == "string":
+                    self.tokens = source.statement()
+                    items: list[MlirFunction | Unreadable | str] = []
+                    self._generic_module(Cursor(self.text, self.tokens), items)
+                    yield from items
+                elif tok.text == "func.func" or tok.text == '"func.func"' and tok.kind == "string":
+                    self.tokens = source.statement()
+                    yield self._top_function(Cursor(self.text, self.tokens), tok)
+                elif tok.kind == "string":
+                    self.tokens = source.statement()
+                    yield Cursor(self.text, self.tokens).source(0, len(self.tokens))
+                else:
+                    raise Cursor(self.text, [tok]).error("a function, an alias '#name = ...' or a module")
+                self.tokens = []
+
+    def _part_text(self, part: str, first_line: int) -> tuple[PartText, int]:
+        """The text a part is read from: the lines of the transform-map aliases defined before
+        it, then the part, each anchored at its line in the file; with where the part starts.
+        ``maps`` is read again from it."""
+        pieces: list[str] = []
+        anchors: list[tuple[int, int]] = []
+        starts: dict[str, int] = {}
+        offset, line = 0, 1
+        for name, (at, lines, start, _) in sorted(self.alias_lines.items(), key=lambda a: a[1][0]):
+            anchors.append((line, at))
+            starts[name] = offset + start
+            pieces.append(lines)
+            offset += len(lines)
+            line += lines.count("\n")
+        anchors.append((line, first_line))
+        text = PartText("".join(pieces) + part, tuple(anchors))
+        for name, base in starts.items():
+            end = base - self.alias_lines[name][2] + self.alias_lines[name][3]
+            tokens = [Token(t.kind, t.text, t.offset + base, t.line_start) for t in tokenize(text[base:end])]
+            self.maps[name] = (tokens, self.maps[name][1])
+        return text, offset
 
     def _items(self, c: Cursor, items: list[MlirFunction | Unreadable | str]) -> None:
         """The top-level items at ``c``: functions, aliases, modules in either form."""
@@ -263,6 +343,13 @@ class Reader:
             self.affine[name] = self.affine_map(value, value.pos, end)
         elif first.text == "#rock.transform_map":
             self.maps[name] = (self.tokens, value.pos)
+            last = self.tokens[end - 1]
+            begin, stop = self.tokens[start].offset, last.offset + len(last.text)
+            line_begin = self.text.rfind("\n", 0, begin) + 1
+            line_end = self.text.find("\n", stop)
+            line_end = len(self.text) if line_end < 0 else line_end + 1
+            self.alias_lines[name] = (line_column(self.text, begin)[0], self.text[line_begin:line_end],
+                                      begin - line_begin, stop - line_begin)
         return c.source(start, end)
 
     def affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
@@ -637,9 +724,9 @@ class _Lazy:
     BLOCK = 1 << 16
     """Characters lexed at a time (then up to the end of the line)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, start: int = 0) -> None:
         self.text = text
-        self.done = 0
+        self.done = start
         """Where the text not yet lexed starts (a line start)."""
         self.ahead: list[Token] = []
         self.at = 0
