@@ -26,7 +26,7 @@ from rocmlir_data import cases  # noqa: E402
 from timing import ROOT, median_time, ms  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra._invert import _invert  # noqa: E402, TID251 -- the uncached path, timed against rocMLIR's
+from viewalgebra._analyses.invert import _invert  # noqa: E402, TID251 -- the uncached path, timed against rocMLIR's
 from viewalgebra.rocmlir import rocmlir_invert  # noqa: E402
 
 Row = tuple[str, float, str, float | None, str]

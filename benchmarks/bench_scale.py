@@ -22,7 +22,7 @@ import stream_sizes  # noqa: E402
 from timing import median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra._mlir.reader import GenericText, OpText, Slot  # noqa: E402, TID251 -- builds large kernels directly
+from viewalgebra._mlir.model import GenericText, OpText, Slot  # noqa: E402, TID251 -- builds large kernels directly
 
 Row = tuple[str, float, str, float | None, str]
 

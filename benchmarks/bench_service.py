@@ -23,7 +23,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 from conv_stack import conv2d_input_view, gemm_tiling_view  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
-from viewalgebra import _budget as budget  # noqa: E402, TID251
+from viewalgebra._engine import budget as budget  # noqa: E402, TID251
 
 Row = tuple[str, float, str, float | None, str]
 

@@ -15,8 +15,8 @@ import pytest
 from rocmlir_data import DATA
 
 import viewalgebra as va
-from viewalgebra import _budget as budget  # noqa: TID251 -- the worker machinery itself is under test
-from viewalgebra import _vectorize as vectorize  # noqa: TID251 -- which path answered
+from viewalgebra._analyses import vectorize as vectorize  # noqa: TID251 -- which path answered
+from viewalgebra._engine import budget as budget  # noqa: TID251 -- the worker machinery itself is under test
 
 CONV = DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir"
 
@@ -106,7 +106,7 @@ def test_errors_cross_from_the_worker():
 
 def test_without_workers_queries_run_in_process():
     code = ("import warnings, viewalgebra as va\n"
-            "from viewalgebra import _budget as budget\n"
+            "from viewalgebra._engine import budget as budget\n"
             "tm = va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by "
             "[<Merge{4, 8} [\"k\"] at [0] -> [\"a\", \"b\"] at [0, 1]>] bounds = [32] -> [4, 8]>')\n"
             "with warnings.catch_warnings(record=True) as w:\n"
@@ -168,7 +168,7 @@ def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone():
 def test_where_no_worker_can_start_queries_run_in_process():
     # A frozen application, say: sys.executable does not run Python code.
     code = ("import sys, warnings, viewalgebra as va\n"
-            "from viewalgebra import _budget as budget\n"
+            "from viewalgebra._engine import budget as budget\n"
             "sys.executable = '/bin/false'\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    warnings.simplefilter('always')\n"
@@ -215,7 +215,7 @@ def test_a_large_caller_keeps_its_worker():
     # A worker started from a caller of 400 MB must not count the caller's memory as its own
     # (on Linux the peak resident size survives exec): it answers many queries, not one.
     code = ("import os, numpy as np\n"
-            "from viewalgebra import _budget as budget\n"
+            "from viewalgebra._engine import budget as budget\n"
             "ballast = np.ones(50_000_000)  # 400 MB, touched\n"
             "pids = {budget.run_bounded(os.getpid, (), 30, 'pid') for _ in range(3)}\n"
             "print(len(pids), ballast.sum() > 0)\n")

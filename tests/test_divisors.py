@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import viewalgebra as va
-from viewalgebra._divisors import PROVEN_BELOW, divisors, factorise  # noqa: TID251 -- the factorisation itself is under test
+from viewalgebra._analyses.divisors import PROVEN_BELOW, divisors, factorise  # noqa: TID251 -- the factorisation itself is under test
 
 
 @settings(derandomize=True, deadline=None, max_examples=500)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import _index_range as ir  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._analyses import index_range as ir  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=400)
 

@@ -15,7 +15,7 @@ from rocmlir_data import cases
 from strategies import shapes, transform_maps, views
 
 import viewalgebra as va
-from viewalgebra._invert import (  # noqa: TID251 -- each path to the certificate is tested on its own
+from viewalgebra._analyses.invert import (  # noqa: TID251 -- each path to the certificate is tested on its own
     ENUMERATE_LIMIT,
     _by_relation,
     _certify,

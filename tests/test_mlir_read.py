@@ -229,7 +229,7 @@ def test_check_reports_each_rejected_map_where_the_verifier_test_expects_its_err
 
 
 def test_roots_are_the_one_list_of_fusion_roots_and_str_is_a_summary():
-    from viewalgebra._graph import FUSION_ROOTS  # noqa: TID251 -- the one list
+    from viewalgebra._kernel.graph import FUSION_ROOTS  # noqa: TID251 -- the one list
 
     for name in ("regularize.mlir", "bug-1550-reduction-fusion-compile-failure.mlir",
                  "unknown-path__regularize_input_fusion_rock_gemm_tr.mlir"):

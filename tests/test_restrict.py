@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import _restrict as rt  # noqa: TID251 -- wired publicly elsewhere
-from viewalgebra import _rocmlir_sub_dimensions as rs  # noqa: TID251 -- the port is wired publicly elsewhere
+from viewalgebra._analyses import restrict as rt  # noqa: TID251 -- wired publicly elsewhere
+from viewalgebra._rocmlir import sub_dimensions as rs  # noqa: TID251 -- the port is wired publicly elsewhere
 
 P = va.parse_transform_map
 

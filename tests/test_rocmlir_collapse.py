@@ -15,7 +15,7 @@ from rocmlir_data import DATA, cases
 from strategies import regrouping_views, views
 
 import viewalgebra as va
-from viewalgebra._rocmlir_collapse import (  # noqa: TID251 -- the port is tested before it is public
+from viewalgebra._rocmlir.collapse import (  # noqa: TID251 -- the port is tested before it is public
     MergeCollapse,
     compare_collapse,
     rocmlir_collapse_merges,

@@ -11,7 +11,7 @@ import pytest
 from rocmlir_data import DATA, cases
 
 import viewalgebra as va
-from viewalgebra._rocmlir import (  # noqa: TID251 -- the port's internals are tested directly
+from viewalgebra._rocmlir.rules import (  # noqa: TID251 -- the port's internals are tested directly
     VectorizationInfo,
     find_contiguous_groups,
     propagate_vectorization_info,

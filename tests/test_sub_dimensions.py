@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import _rocmlir_sub_dimensions as rs  # noqa: TID251 -- the port is wired publicly elsewhere
-from viewalgebra import _sub_dimensions as sd  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._analyses import sub_dimensions as sd  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._rocmlir import sub_dimensions as rs  # noqa: TID251 -- the port is wired publicly elsewhere
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=120)
 P = va.parse_transform_map

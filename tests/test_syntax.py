@@ -216,7 +216,7 @@ def test_pathological_expressions_are_refused_not_crashed(expr, message):
 @settings(derandomize=True, deadline=None, max_examples=200)
 @given(text=st.text(alphabet="ab\n", max_size=40))
 def test_line_and_column_by_binary_search_equal_counting(text):
-    from viewalgebra._lines import line_column  # noqa: TID251 -- the fast path itself
+    from viewalgebra._common.lines import line_column  # noqa: TID251 -- the fast path itself
 
     for offset in range(len(text) + 1):
         assert line_column(text, offset) == (text.count("\n", 0, offset) + 1,

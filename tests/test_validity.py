@@ -21,8 +21,8 @@ from rocmlir_data import ROCMLIR_FILES
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import _rocmlir_validity as rv  # noqa: TID251 -- each path to the answer is tested on its own
-from viewalgebra import _validity as vv  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._analyses import validity as vv  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._rocmlir import validity as rv  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=300)
 METHODS: tuple[Literal["enumerate", "isl"], ...] = ("enumerate", "isl")

@@ -14,7 +14,7 @@ from rocmlir_data import DATA, cases
 from strategies import views
 
 import viewalgebra as va
-from viewalgebra import _vectorize as vectorize  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._analyses import vectorize as vectorize  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=1500)
 

@@ -15,10 +15,15 @@ import warnings
 from typing import TYPE_CHECKING
 
 from . import answers, errors, isl, transforms
-from ._cache import clear_caches
-from ._equivalence import equivalent
-from ._index_range import index_range
-from ._invert import invert, verify_inverse
+from ._analyses.equivalence import equivalent
+from ._analyses.index_range import index_range
+from ._analyses.invert import invert, verify_inverse
+from ._analyses.restrict import restrict
+from ._analyses.simplify import simplify
+from ._analyses.sub_dimensions import sub_dimensions
+from ._analyses.validity import validity
+from ._analyses.vectorize import max_vector_length
+from ._engine.cache import clear_caches
 from ._maps.buffer import Buffer
 from ._maps.chain import Chain, compose
 from ._maps.evaluate import evaluate, evaluate_array
@@ -27,11 +32,6 @@ from ._maps.syntax import parse_transform_map, print_transform_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
 from ._regularize import regularize
-from ._restrict import restrict
-from ._simplify import simplify
-from ._sub_dimensions import sub_dimensions
-from ._validity import validity
-from ._vectorize import max_vector_length
 from .errors import ViewAlgebraError
 
 if TYPE_CHECKING:

@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ._analyses.invert import invert
+from ._analyses.vectorize import Witness, elements_per_access, max_vector_length
+
 # The package's core only; sympy, the MLIR front end, drawing and the rocMLIR port are imported
 # by the commands that use them, so that ``--help`` stays fast.
-from ._graph import Kernel
-from ._invert import invert
+from ._kernel.graph import Kernel
 from ._maps.buffer import Buffer
 from ._maps.equations import dim_names
 from ._maps.lint import lint
@@ -27,7 +29,6 @@ from ._maps.syntax import print_transform_map as print_map
 from ._maps.transform_map import TransformMap
 from ._maps.view import View
 from ._regularize import check_invariant, regularize
-from ._vectorize import Witness, elements_per_access, max_vector_length
 from .errors import (
     CoordinateError,
     InvalidArgumentError,
@@ -606,9 +607,9 @@ def _point(p: Sequence[int] | None) -> list[int] | None:
 def _utilities(view: View) -> dict[str, Any]:
     """The exact counterparts of rocMLIR's transform-map utilities for one view, each beside
     rocMLIR's rule: a shorter chain, the validity checks, the 64-bit decision."""
-    from ._rocmlir import compare_index_width
-    from ._rocmlir_collapse import compare_collapse
-    from ._rocmlir_validity import compare_validity
+    from ._rocmlir.collapse import compare_collapse
+    from ._rocmlir.rules import compare_index_width
+    from ._rocmlir.validity import compare_validity
 
     c = compare_collapse(view)
     s = c.exact
@@ -683,7 +684,7 @@ def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
 
 def _inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
     """The exact inverse of a map or a view's chain beside rocMLIR's."""
-    from ._rocmlir import rocmlir_invert
+    from ._rocmlir.rules import rocmlir_invert
 
     ours, theirs = invert(tm), rocmlir_invert(tm)
     return {
@@ -710,7 +711,7 @@ def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> di
             f"--length {length}: must divide dim {dim}'s size {size}: runs of {length} "
             + (f"do not fit in {size}" if length > size else "would end in a partial run")
             + " (va.max_vector_length answers for partial runs, docs/vectorize.md)")
-    from ._rocmlir import compare_vector_lengths
+    from ._rocmlir.rules import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))
     entry: dict[str, Any] = {

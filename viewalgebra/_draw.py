@@ -22,9 +22,9 @@ from typing import Literal, SupportsIndex, cast
 
 import numpy as np
 
+from ._analyses.vectorize import max_vector_length
 from ._maps.equations import dim_names
 from ._maps.view import View, addresses_of
-from ._vectorize import max_vector_length
 from .errors import CoordinateError, DrawError, InvalidArgumentError
 
 MAX_SIDE = 64

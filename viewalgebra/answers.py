@@ -2,15 +2,15 @@
 witness, an equivalence, a lint finding, index ranges, a simplified chain, sub-dimensions and a
 restricted chain, the validity of a view."""
 
-from ._equivalence import Equivalence
-from ._index_range import Extent, IndexRange
-from ._invert import Certificate, Inverse, Verification
+from ._analyses.equivalence import Equivalence
+from ._analyses.index_range import Extent, IndexRange
+from ._analyses.invert import Certificate, Inverse, Verification
+from ._analyses.restrict import Restricted
+from ._analyses.simplify import Simplified
+from ._analyses.sub_dimensions import LowerDependence, Piece, SubDimensions
+from ._analyses.validity import CheckNeed, DimImpact, MapNeed, Validity
+from ._analyses.vectorize import VectorLength, Witness
 from ._maps.lint import Finding
-from ._restrict import Restricted
-from ._simplify import Simplified
-from ._sub_dimensions import LowerDependence, Piece, SubDimensions
-from ._validity import CheckNeed, DimImpact, MapNeed, Validity
-from ._vectorize import VectorLength, Witness
 
 __all__ = ["Certificate", "CheckNeed", "DimImpact", "Equivalence", "Extent", "Finding", "IndexRange",
            "Inverse", "LowerDependence", "MapNeed", "Piece", "Restricted", "Simplified", "SubDimensions",

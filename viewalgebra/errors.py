@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._lines import line_column
+from ._common.lines import line_column
 
 
 class ViewAlgebraError(Exception):

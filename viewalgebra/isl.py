@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import islpy
 
-from ._budget import isl_errors
+from ._engine.budget import isl_errors
 from ._maps.chain import Chain
 from ._maps.relations import address_function, chain_function, view_function
 from ._maps.relations import box as box_set

@@ -3,7 +3,16 @@ inference and its data-type cap, the 64-bit index decision, the collapse of cont
 lower sub-dimensions and the removal of upper dims, the validity checks (docs/invert.md,
 docs/vectorize.md, docs/index-range.md, docs/simplify.md, docs/sub-dimensions.md, docs/validity.md)."""
 
-from ._rocmlir import (
+from ._analyses.vectorize import elements_per_access
+from ._rocmlir.collapse import (
+    CollapseComparison,
+    CollapsedMerge,
+    MergeCollapse,
+    compare_collapse,
+    rocmlir_collapse_merges,
+    unchecked_addresses,
+)
+from ._rocmlir.rules import (
     Comparison,
     IndexWidthComparison,
     RocmlirInversion,
@@ -13,15 +22,7 @@ from ._rocmlir import (
     rocmlir_needs_64bit,
     rocmlir_vector_length,
 )
-from ._rocmlir_collapse import (
-    CollapseComparison,
-    CollapsedMerge,
-    MergeCollapse,
-    compare_collapse,
-    rocmlir_collapse_merges,
-    unchecked_addresses,
-)
-from ._rocmlir_sub_dimensions import (
+from ._rocmlir.sub_dimensions import (
     RemoveUpperDimsComparison,
     RocmlirRemoved,
     RocmlirSubDimensions,
@@ -31,7 +32,7 @@ from ._rocmlir_sub_dimensions import (
     rocmlir_lower_sub_dimensions,
     rocmlir_remove_upper_dims,
 )
-from ._rocmlir_validity import (
+from ._rocmlir.validity import (
     NeedlessCheck,
     UncheckedAccess,
     ValidityComparison,
@@ -43,7 +44,6 @@ from ._rocmlir_validity import (
     rocmlir_validity_impacting_upper_dims,
     rocmlir_view_checks,
 )
-from ._vectorize import elements_per_access
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
            "NeedlessCheck", "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved",

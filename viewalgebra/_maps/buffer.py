@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._ints import integer, integers
+from .._common.ints import integer, integers
 from ..errors import InvalidTransformError
 from .types import memref_type
 

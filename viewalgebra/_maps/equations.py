@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, assert_never
 
-from .._cache import on_clear
+from .._engine.cache import on_clear
 from ..errors import InvalidTransformError
 from . import affine as A
 from .transform_map import TransformMap, require_meaningful

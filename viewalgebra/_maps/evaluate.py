@@ -11,7 +11,7 @@ from typing import assert_never
 import numpy as np
 import numpy.typing as npt
 
-from .._ints import integers
+from .._common.ints import integers
 from ..errors import CoordinateError, TooComplexError
 from . import affine as A
 from .affine import evaluate_expr

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .._lines import line_column
+from .._common.lines import line_column
 from ..errors import MlirParseError, TransformParseError
 
 _TOKEN = re.compile(r"""

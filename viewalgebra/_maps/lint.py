@@ -12,7 +12,7 @@ from typing import Literal
 
 import islpy as isl
 
-from .._budget import check_timeout, run_bounded
+from .._engine.budget import check_timeout, run_bounded
 from ..errors import InvalidArgumentError
 from . import affine as A
 from .equations import affine_map_of

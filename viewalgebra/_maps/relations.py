@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import islpy as isl
 
-from .._cache import on_clear
+from .._engine.cache import on_clear
 from ..errors import InvalidArgumentError, InvalidTransformError
 from . import affine as A
 from .equations import Check, affine_map_of, masked_checks, validity_checks

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import assert_never
 
-from .._cache import on_clear
-from .._ints import integers
+from .._common.ints import integers
+from .._engine.cache import on_clear
 from ..errors import InvalidTransformError
 from .transforms import (
     AddDim,

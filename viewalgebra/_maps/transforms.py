@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
-from .._ints import integers
+from .._common.ints import integers
 from ..errors import InvalidTransformError
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._cache import on_clear
+from .._engine.cache import on_clear
 from ..errors import InvalidTransformError, TooComplexError
 from .buffer import Buffer
 from .equations import affine_map_of

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._graph import FUSION_ROOTS
+from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.lexer import Cursor, tokenize
 from .._maps.transform_map import TransformMap

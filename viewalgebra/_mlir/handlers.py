@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._graph import FUSION_ROOTS
+from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.lexer import Cursor, Token
 from .._maps.reshape import collapse_shape_map, expand_shape_map

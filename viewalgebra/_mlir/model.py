@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .._graph import Kernel
+from .._kernel.graph import Kernel
 from .._maps import affine as A
 from .._maps.transform_map import TransformMap
 from ..errors import MlirParseError

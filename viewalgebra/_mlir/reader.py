@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._graph import Kernel
-from .._lines import PartText, line_column
+from .._common.lines import PartText, line_column
+from .._kernel.graph import Kernel
 from .._maps import affine as A
 from .._maps.equations import affine_map_of
 from .._maps.lexer import Cursor, Token, starts_statement, tokenize

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .._graph import BufferValue, Kernel, Op, ViewValue
+from .._kernel.graph import BufferValue, Kernel, Op, ViewValue
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
 from .._maps.types import memref_type, parse_shaped_type
 from ..errors import MlirWriteError
 from . import generic as G
-from .reader import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
+from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
 _SSA = re.compile(r"[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*")
 """What may follow ``%`` in an SSA name: all digits, or a letter, ``_``, ``$``, ``.`` or ``-`` then

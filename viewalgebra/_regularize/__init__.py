@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .._graph import Kernel
+from .._kernel.graph import Kernel
 from ..errors import InvalidArgumentError
 from .driver import regularize_seed
 from .invariant import check_invariant

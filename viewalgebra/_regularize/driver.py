@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._graph import Kernel
+from .._kernel.graph import Kernel
 from ..errors import InternalError, RegularizeError
 from .fusion import FusionIndex, mark, measure
 from .invariant import unmodeled

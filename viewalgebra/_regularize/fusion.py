@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import zip_longest
 
-from .._graph import Kernel, KernelIndex
+from .._kernel.graph import Kernel, KernelIndex
 from .invariant import is_alloc, pushable
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from .._graph import BufferValue, Kernel, KernelIndex, Op
+from .._kernel.graph import BufferValue, Kernel, KernelIndex, Op
 from ..errors import RegularizeError
 from .results import Violation
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, Protocol, TypeVar
 
-from .._budget import isl_errors
-from .._cache import on_clear
-from .._graph import KernelIndex, Op, with_operands
-from .._invert import Inverse, invert
+from .._analyses.invert import Inverse, invert
+from .._engine.budget import isl_errors
+from .._engine.cache import on_clear
+from .._kernel.graph import KernelIndex, Op, with_operands
 from .._maps.relations import box
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap

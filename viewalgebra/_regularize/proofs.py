@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .._budget import run_bounded
-from .._graph import Kernel
+from .._engine.budget import run_bounded
+from .._kernel.graph import Kernel
 from .._maps.relations import box, chain_function, identity_on
 from .._maps.transform_map import TransformMap
 from ..errors import InternalError

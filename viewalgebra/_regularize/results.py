@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .._graph import Kernel
+from .._kernel.graph import Kernel
 
 Rule = Literal["R1", "R2", "fill", "stop", "input path", "output path", "copy"]
 

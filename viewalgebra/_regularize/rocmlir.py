@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .._graph import Kernel, KernelIndex, Op, with_operands
+from .._kernel.graph import Kernel, KernelIndex, Op, with_operands
 from ..errors import InternalError, RegularizeError
 from .invariant import fusion_closure, refuse_unmodeled, unmodeled
 from .patterns import fill_before_writers, move_to_fresh

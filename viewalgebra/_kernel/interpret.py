@@ -21,8 +21,8 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from ._graph import BufferValue, Kernel, Op
-from .errors import KernelError
+from ..errors import KernelError
+from .graph import BufferValue, Kernel, Op
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

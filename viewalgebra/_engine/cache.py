@@ -58,7 +58,7 @@ def clear_here() -> None:
 def clear_caches() -> None:
     """Forget every cached answer and ISL object, in this process and in this thread's worker
     process (the next queries run cold, as the benchmarks measure them)."""
-    from ._budget import run_bounded, timeouts_hold
+    from .budget import run_bounded, timeouts_hold
 
     clear_here()
     if timeouts_hold():

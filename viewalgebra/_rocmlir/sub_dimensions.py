@@ -16,12 +16,14 @@ from typing import Literal
 
 import islpy as isl
 
-from ._budget import check_timeout, run_bounded
-from ._maps.chain import Chain
-from ._maps.equations import affine_map_of
-from ._maps.relations import CTX, affine_function, box, chain_function, point_coords, val
-from ._maps.transform_map import TransformMap
-from ._maps.transforms import (
+from .._analyses.restrict import Restricted, restrict
+from .._analyses.sub_dimensions import SubDimensions, chain_of, sub_dimensions, upper_dim
+from .._engine.budget import check_timeout, run_bounded
+from .._maps.chain import Chain
+from .._maps.equations import affine_map_of
+from .._maps.relations import CTX, affine_function, box, chain_function, point_coords, val
+from .._maps.transform_map import TransformMap
+from .._maps.transforms import (
     AddDim,
     AnyTransform,
     Broadcast,
@@ -33,9 +35,7 @@ from ._maps.transforms import (
     Slice,
     Unmerge,
 )
-from ._restrict import Restricted, restrict
-from ._sub_dimensions import SubDimensions, chain_of, sub_dimensions, upper_dim
-from .errors import InvalidArgumentError, InvalidTransformError
+from ..errors import InvalidArgumentError, InvalidTransformError
 
 SubDimInfo = tuple[int, int]
 """rocMLIR's ``SubDimInfo{size, stride}``."""
@@ -576,7 +576,7 @@ def _indices(c: Chain, names: Iterable[int | str]) -> list[int]:
 
 
 def _through(maps: tuple[TransformMap, ...], point: tuple[int, ...]) -> tuple[int, ...] | None:
-    from ._maps.evaluate import evaluate_chain  # noqa: PLC0415 -- kept beside its only use
+    from .._maps.evaluate import evaluate_chain  # noqa: PLC0415 -- kept beside its only use
     return evaluate_chain(maps, point)
 
 

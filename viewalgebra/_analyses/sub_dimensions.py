@@ -30,15 +30,15 @@ from typing import Literal, cast
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, run_bounded
-from ._cache import AnswerCache
-from ._maps.chain import Chain
-from ._maps.equations import affine_map_of, dim_names
-from ._maps.evaluate import IntArray, apply_array, evaluate, magnitude
-from ._maps.relations import CTX, affine_function, box, point_coords, val
-from ._maps.transform_map import TransformMap, require_meaningful
-from ._maps.view import all_points
-from .errors import InvalidArgumentError
+from .._engine.budget import check_timeout, run_bounded
+from .._engine.cache import AnswerCache
+from .._maps.chain import Chain
+from .._maps.equations import affine_map_of, dim_names
+from .._maps.evaluate import IntArray, apply_array, evaluate, magnitude
+from .._maps.relations import CTX, affine_function, box, point_coords, val
+from .._maps.transform_map import TransformMap, require_meaningful
+from .._maps.view import all_points
+from ..errors import InvalidArgumentError
 
 ENUMERATE_LIMIT = 1 << 12
 """Chains of at most this many upper points are answered by numpy over every point."""
@@ -169,7 +169,7 @@ def sub_dimensions(chain: object, dim: int | str, *, timeout: float | None = 60.
 
 def chain_of(chain: object, what: str) -> Chain:
     """``Chain.of`` with an ``InvalidArgumentError`` naming the function for anything else."""
-    from ._maps.view import View  # noqa: PLC0415 -- kept beside its only use
+    from .._maps.view import View  # noqa: PLC0415 -- kept beside its only use
     if not isinstance(chain, Chain | TransformMap | str | View | list | tuple):
         raise InvalidArgumentError(
             f"{what}: expected a Chain, a TransformMap, maps listed top first, map text or a View, "

@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
-from ._maps.buffer import Buffer
-from ._maps.syntax import print_transform_map
-from ._maps.transform_map import TransformMap
-from ._maps.types import memref_type
-from ._maps.view import View
-from .errors import KernelError, RegularizeError
+from .._maps.buffer import Buffer
+from .._maps.syntax import print_transform_map
+from .._maps.transform_map import TransformMap
+from .._maps.types import memref_type
+from .._maps.view import View
+from ..errors import KernelError, RegularizeError
 
 FUSION_ROOTS = frozenset({
     "rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel", "rock.conv", "rock.conv2d",

@@ -17,14 +17,14 @@ from typing import Literal
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, isl_errors, run_bounded
-from ._cache import AnswerCache
-from ._maps.equations import affine_map_of
-from ._maps.evaluate import BoolArray, IntArray, apply_array
-from ._maps.relations import CTX, affine_function, box, point_coords, upper_box, val, valid_set
-from ._maps.transform_map import require_meaningful
-from ._maps.view import View, all_points, fits_int64
-from .errors import InternalError, InvalidArgumentError
+from .._engine.budget import check_timeout, isl_errors, run_bounded
+from .._engine.cache import AnswerCache
+from .._maps.equations import affine_map_of
+from .._maps.evaluate import BoolArray, IntArray, apply_array
+from .._maps.relations import CTX, affine_function, box, point_coords, upper_box, val, valid_set
+from .._maps.transform_map import require_meaningful
+from .._maps.view import View, all_points, fits_int64
+from ..errors import InternalError, InvalidArgumentError
 
 ENUMERATE_LIMIT = 1 << 12
 """Views of at most this many points are answered by numpy over every point."""

@@ -9,13 +9,13 @@ from typing import Literal
 
 import islpy as isl
 
-from ._budget import run_bounded
-from ._maps.chain import Chain
-from ._maps.evaluate import evaluate_chain
-from ._maps.relations import address_function, chain_function, point_coords
-from ._maps.transform_map import TransformMap
-from ._maps.view import View
-from .errors import InvalidTransformError
+from .._engine.budget import run_bounded
+from .._maps.chain import Chain
+from .._maps.evaluate import evaluate_chain
+from .._maps.relations import address_function, chain_function, point_coords
+from .._maps.transform_map import TransformMap
+from .._maps.view import View
+from ..errors import InvalidTransformError
 
 Image = tuple[int, ...] | int | None
 """Where a point goes: lower coordinates (chains), an address (views), ``None`` where invalid."""

@@ -8,7 +8,7 @@ from typing import SupportsIndex, cast
 
 import numpy as np
 
-from .errors import ViewAlgebraError
+from ..errors import ViewAlgebraError
 
 
 def _is_integer(value: object) -> bool:

@@ -27,13 +27,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar, assert_never, overload
 
-from ._budget import check_timeout
-from ._cache import AnswerCache
-from ._equivalence import Equivalence, equivalent
-from ._maps.buffer import Buffer, row_major_strides
-from ._maps.chain import Chain
-from ._maps.transform_map import TransformMap, problems, require_meaningful
-from ._maps.transforms import (
+from .._engine.budget import check_timeout
+from .._engine.cache import AnswerCache
+from .._maps.buffer import Buffer, row_major_strides
+from .._maps.chain import Chain
+from .._maps.transform_map import TransformMap, problems, require_meaningful
+from .._maps.transforms import (
     AddDim,
     AnyTransform,
     Broadcast,
@@ -45,8 +44,9 @@ from ._maps.transforms import (
     Slice,
     Unmerge,
 )
-from ._maps.view import View
-from .errors import InvalidTransformError
+from .._maps.view import View
+from ..errors import InvalidTransformError
+from .equivalence import Equivalence, equivalent
 
 T = TypeVar("T", Chain, View)
 

@@ -29,10 +29,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, assert_never
 
-from ._index_range import INT32_MAX, IndexRange, index_range
-from ._maps.syntax import print_transform_map
-from ._maps.transform_map import TransformMap, blocking_problems
-from ._maps.transforms import (
+from .._analyses.index_range import INT32_MAX, IndexRange, index_range
+from .._analyses.vectorize import VectorLength, elements_per_access, max_vector_length
+from .._maps.syntax import print_transform_map
+from .._maps.transform_map import TransformMap, blocking_problems
+from .._maps.transforms import (
     AddDim,
     AnyTransform,
     Broadcast,
@@ -44,9 +45,8 @@ from ._maps.transforms import (
     Slice,
     Unmerge,
 )
-from ._maps.view import View
-from ._vectorize import VectorLength, elements_per_access, max_vector_length
-from .errors import CoordinateError, InvalidArgumentError, RocmlirRuleError
+from .._maps.view import View
+from ..errors import CoordinateError, InvalidArgumentError, RocmlirRuleError
 
 __all__ = [
     "Comparison",

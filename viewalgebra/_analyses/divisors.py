@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from .errors import QueryTimeoutError, TooComplexError
+from ..errors import QueryTimeoutError, TooComplexError
 
 PROVEN_BELOW = 3_317_044_064_679_887_385_961_981
 """Miller-Rabin with the first 13 primes as bases is exact below this bound (Sorenson and Webster,

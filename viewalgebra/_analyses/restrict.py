@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ._budget import check_timeout
-from ._equivalence import Equivalence, equivalent
-from ._maps.chain import Chain
-from ._maps.evaluate import evaluate
-from ._maps.transform_map import TransformMap
-from ._maps.transforms import (
+from .._engine.budget import check_timeout
+from .._maps.chain import Chain
+from .._maps.evaluate import evaluate
+from .._maps.transform_map import TransformMap
+from .._maps.transforms import (
     AddDim,
     AnyTransform,
     Broadcast,
@@ -33,8 +32,9 @@ from ._maps.transforms import (
     Slice,
     Unmerge,
 )
-from ._sub_dimensions import chain_of, upper_dim
-from .errors import InvalidArgumentError, InvalidTransformError
+from ..errors import InvalidArgumentError, InvalidTransformError
+from .equivalence import Equivalence, equivalent
+from .sub_dimensions import chain_of, upper_dim
 
 Fixed = int | range
 """A fixed upper dim: one value, or a range of step 1 (the dim stays, narrowed)."""

@@ -36,7 +36,7 @@ from typing import IO, Any, TypeVar, cast
 
 import islpy as isl
 
-from .errors import InternalError, InvalidArgumentError, QueryTimeoutError, WorkerError
+from ..errors import InternalError, InvalidArgumentError, QueryTimeoutError, WorkerError
 
 T = TypeVar("T")
 
@@ -164,9 +164,9 @@ class _Worker:
         self._box[0] = None
 
     def _start(self) -> subprocess.Popen[bytes]:
-        top = str(Path(__file__).resolve().parent.parent)
+        top = str(Path(__file__).resolve().parents[2])
         code = (f"import sys; sys.path.insert(0, {top!r}); "
-                "from viewalgebra._worker import main; main()")
+                "from viewalgebra._engine.worker import main; main()")
         proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                 start_new_session=True)

@@ -25,13 +25,13 @@ from typing import Literal, assert_never
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, isl_errors, run_bounded
-from ._cache import AnswerCache
-from ._maps.chain import Chain
-from ._maps.evaluate import evaluate_array, evaluate_chain
-from ._maps.relations import box, chain_function, identity_on, point_coords
-from ._maps.transform_map import TransformMap, blocking_problems
-from ._maps.transforms import (
+from .._engine.budget import check_timeout, isl_errors, run_bounded
+from .._engine.cache import AnswerCache
+from .._maps.chain import Chain
+from .._maps.evaluate import evaluate_array, evaluate_chain
+from .._maps.relations import box, chain_function, identity_on, point_coords
+from .._maps.transform_map import TransformMap, blocking_problems
+from .._maps.transforms import (
     AddDim,
     AnyTransform,
     Broadcast,
@@ -43,8 +43,8 @@ from ._maps.transforms import (
     Slice,
     Unmerge,
 )
-from ._maps.view import View
-from .errors import InvalidTransformError, NotInvertibleError, TooComplexError
+from .._maps.view import View
+from ..errors import InvalidTransformError, NotInvertibleError, TooComplexError
 
 Kind = Literal["bijective", "injective", "not-injective"]
 Pair = tuple[tuple[int, ...], tuple[int, ...]]

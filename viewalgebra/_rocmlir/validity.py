@@ -27,15 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from ._budget import check_timeout, run_bounded
-from ._cache import AnswerCache
-from ._maps import affine as A
-from ._maps.equations import affine_map_of
-from ._maps.relations import box
-from ._maps.transform_map import TransformMap, require_meaningful
-from ._maps.transforms import Embed, Pad
-from ._maps.view import View, all_points, fits_int64
-from ._validity import (
+from .._analyses.validity import (
     ENUMERATE_LIMIT,
     DimImpact,
     Key,
@@ -53,7 +45,15 @@ from ._validity import (
     validity,
     value_at,
 )
-from .errors import InternalError, InvalidArgumentError, RocmlirRuleError
+from .._engine.budget import check_timeout, run_bounded
+from .._engine.cache import AnswerCache
+from .._maps import affine as A
+from .._maps.equations import affine_map_of
+from .._maps.relations import box
+from .._maps.transform_map import TransformMap, require_meaningful
+from .._maps.transforms import Embed, Pad
+from .._maps.view import View, all_points, fits_int64
+from ..errors import InternalError, InvalidArgumentError, RocmlirRuleError
 
 __all__ = [
     "MissedDim",

@@ -20,21 +20,21 @@ from typing import Literal, Protocol
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, run_bounded
-from ._cache import AnswerCache, on_clear
-from ._divisors import divisors
-from ._ints import integer
-from ._maps.buffer import dtype_bits
-from ._maps.evaluate import IntArray
-from ._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from ._maps.view import View, addresses_in_box, all_points, fits_int64
-from .errors import (
+from .._common.ints import integer
+from .._engine.budget import check_timeout, run_bounded
+from .._engine.cache import AnswerCache, on_clear
+from .._maps.buffer import dtype_bits
+from .._maps.evaluate import IntArray
+from .._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
+from .._maps.view import View, addresses_in_box, all_points, fits_int64
+from ..errors import (
     CoordinateError,
     InternalError,
     InvalidArgumentError,
     InvalidTransformError,
     TooComplexError,
 )
+from .divisors import divisors
 
 Reason = Literal["address jump", "mixed validity", "crosses the end of the dim", "misaligned"]
 

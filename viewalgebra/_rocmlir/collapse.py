@@ -37,18 +37,18 @@ from dataclasses import dataclass
 import islpy as isl
 import numpy as np
 
-from ._budget import run_bounded
-from ._maps.buffer import Buffer
-from ._maps.equations import affine_map_of
-from ._maps.evaluate import INT64_MAX, IntArray, apply_array, magnitude, points_array
-from ._maps.relations import address_function, point_coords, total_address_and_checks
-from ._maps.syntax import print_transform_map
-from ._maps.transform_map import TransformMap, require_meaningful
-from ._maps.transforms import AnyTransform, Merge
-from ._maps.view import View, all_points
-from ._rocmlir import ContiguousGroups, Verdict, find_contiguous_groups
-from ._simplify import Simplified, simplify
-from .errors import InvalidArgumentError, TooComplexError
+from .._analyses.simplify import Simplified, simplify
+from .._engine.budget import run_bounded
+from .._maps.buffer import Buffer
+from .._maps.equations import affine_map_of
+from .._maps.evaluate import INT64_MAX, IntArray, apply_array, magnitude, points_array
+from .._maps.relations import address_function, point_coords, total_address_and_checks
+from .._maps.syntax import print_transform_map
+from .._maps.transform_map import TransformMap, require_meaningful
+from .._maps.transforms import AnyTransform, Merge
+from .._maps.view import View, all_points
+from ..errors import InvalidArgumentError, TooComplexError
+from .rules import ContiguousGroups, Verdict, find_contiguous_groups
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "MergeCollapse", "compare_collapse",
            "rocmlir_collapse_merges", "unchecked_addresses"]

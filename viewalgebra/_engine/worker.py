@@ -9,7 +9,7 @@ import resource
 import signal
 import sys
 
-from ._budget import WORKER_MEMORY_LIMIT, serve
+from .budget import WORKER_MEMORY_LIMIT, serve
 
 
 def _resident_bytes() -> int:

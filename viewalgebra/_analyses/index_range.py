@@ -17,11 +17,11 @@ from typing import Literal
 import islpy as isl
 import numpy as np
 
-from ._budget import check_timeout, run_bounded
-from ._cache import AnswerCache
-from ._maps.equations import affine_map_of
-from ._maps.evaluate import BoolArray, IntArray, apply_array
-from ._maps.relations import (
+from .._engine.budget import check_timeout, run_bounded
+from .._engine.cache import AnswerCache
+from .._maps.equations import affine_map_of
+from .._maps.evaluate import BoolArray, IntArray, apply_array
+from .._maps.relations import (
     CTX,
     affine_function,
     box,
@@ -29,9 +29,9 @@ from ._maps.relations import (
     val,
     view_function,
 )
-from ._maps.transform_map import TransformMap, require_meaningful
-from ._maps.view import View, all_points, fits_int64, through_maps
-from .errors import InternalError, InvalidArgumentError
+from .._maps.transform_map import TransformMap, require_meaningful
+from .._maps.view import View, all_points, fits_int64, through_maps
+from ..errors import InternalError, InvalidArgumentError
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
