@@ -1,5 +1,6 @@
 """MLIR front end: read rocMLIR kernels from ``.mlir`` text into kernel graphs and write them back."""
 
+from .parts import text_parts
 from .reader import (
     SUPPORTED,
     MlirFunction,
@@ -8,7 +9,6 @@ from .reader import (
     iter_mlir,
     iter_mlir_parts,
     read_mlir,
-    text_parts,
 )
 from .writer import ItemWriter, write_function, write_mlir
 

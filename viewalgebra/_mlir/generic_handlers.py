@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
@@ -23,7 +23,6 @@ from .._maps.transform_map import TransformMap
 from ..errors import MlirParseError
 from .body import read_body
 from .handlers import (
-    Opaque,
     add_alloc,
     add_generic,
     add_reshape,
@@ -34,11 +33,9 @@ from .handlers import (
     reassociation,
 )
 from .record import GenericOp, Span, custom_region, split
+from .state import FunctionState, Opaque, OpReader
 
-if TYPE_CHECKING:
-    from .reader import FunctionState, Reader
-
-GenericHandler = Callable[["Reader", "FunctionState", Cursor, GenericOp], None]
+GenericHandler = Callable[[OpReader, FunctionState, Cursor, GenericOp], None]
 
 GENERIC_HANDLERS: dict[str, GenericHandler] = {}
 """Op name -> handler of its generic form."""
@@ -56,7 +53,7 @@ def _at(s: Cursor, span: Span) -> Cursor:
     return Cursor(s.text, s.tokens, *span)
 
 
-def _operands(r: Reader, f: FunctionState, s: Cursor, op: GenericOp, count: int | None = None,
+def _operands(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp, count: int | None = None,
               ) -> list[tuple[int, str]]:
     """Each operand's token index and graph value; ``count`` of them when given."""
     if count is not None and len(op.operands) != count:
@@ -65,18 +62,18 @@ def _operands(r: Reader, f: FunctionState, s: Cursor, op: GenericOp, count: int 
     return [(i, r.lookup(f, _at(s, (i, i + 1)))) for i in op.operands]
 
 
-def _check_types(r: Reader, f: FunctionState, s: Cursor, op: GenericOp, values: list[str]) -> None:
+def _check_types(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp, values: list[str]) -> None:
     for n, value in enumerate(values):
         r.check_type(f, _at(s, op.operand_types[n]), value, f"operand {n}")
 
 
-def _value(r: Reader, s: Cursor, op: GenericOp, key: str) -> Cursor:
+def _value(r: OpReader, s: Cursor, op: GenericOp, key: str) -> Cursor:
     if key not in op.attributes:
         raise MlirParseError(f"{op.op} needs a '{key}' attribute", r.text, op.name.offset)
     return _at(s, op.attributes[key])
 
 
-def _result(r: Reader, op: GenericOp) -> str:
+def _result(r: OpReader, op: GenericOp) -> str:
     return r.result(list(op.results), op.name)
 
 
@@ -84,7 +81,7 @@ def _result(r: Reader, op: GenericOp) -> str:
 
 
 @generic_handler("memref.alloc", "memref.alloca", "rock.alloc")
-def _alloc(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _alloc(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     result = _result(r, op)
     if op.operands:  # dynamic sizes
         raise Opaque(result)
@@ -95,7 +92,7 @@ def _alloc(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("rock.transform")
-def _transform(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _transform(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     result = _result(r, op)
     ((_, source),) = _operands(r, f, s, op, 1)
     tm = r.map_operand(_value(r, s, op, "transform"))
@@ -104,7 +101,7 @@ def _transform(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("memref.collapse_shape", "memref.expand_shape")
-def _reshape(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _reshape(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     result = _result(r, op)
     if len(op.operands) > 1:  # dynamic output sizes
         raise Opaque(result)
@@ -115,7 +112,7 @@ def _reshape(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("memref.copy")
-def _copy(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _copy(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     r.result(list(op.results), op.name, 0)
     (_, source), (_, target) = _operands(r, f, s, op, 2)
     _check_types(r, f, s, op, [source, target])
@@ -124,7 +121,7 @@ def _copy(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("arith.constant")
-def _constant(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _constant(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     result = _result(r, op)
     value = _value(r, s, op, "value")
     text = value.source(value.pos, value.end)
@@ -136,7 +133,7 @@ def _constant(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("linalg.fill")
-def _fill(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _fill(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     r.result(list(op.results), op.name, 0)
     if len(op.operands) != 2:
         raise MlirParseError(f"linalg.fill has 2 operands, not {len(op.operands)}", r.text, op.name.offset)
@@ -148,7 +145,7 @@ def _fill(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("func.return")
-def _return(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _return(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     r.result(list(op.results), op.name, 0)
     if op.operands:  # returned values: kept in custom form
         values = ", ".join(s.tokens[i].text for i in op.operands)
@@ -161,7 +158,7 @@ def _return(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("linalg.generic")
-def _generic(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _generic(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     r.result(list(op.results), op.name, 0)
     maps: list[tuple[A.AffineMap, str]] = []
     iterators: list[str] = []
@@ -196,7 +193,7 @@ def _root(op: GenericOp) -> bool:
 
 
 @generic_handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
-def _gemm(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _gemm(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     """Operands ``(a, b, c)``; ``aTransposed`` and the like are unit properties."""
     opaque_results(f, list(op.results), r, op.name)
     a, b, c = _operands(r, f, s, op, 3)
@@ -208,7 +205,7 @@ def _gemm(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
-def _conv(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _conv(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     opaque_results(f, list(op.results), r, op.name)
     operands = _operands(r, f, s, op)
     if not operands:
@@ -217,7 +214,7 @@ def _conv(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("rock.reduce")
-def _reduce(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _reduce(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     """Operands ``(in, out)``; ``reduceMethod = #rock<ReduceMethod Sum>``, ``axis = 1 : index``."""
     opaque_results(f, list(op.results), r, op.name)
     source, target = _operands(r, f, s, op, 2)
@@ -232,7 +229,7 @@ def _reduce(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     r.template(f, s, op.op, [source], [target], fn=fn, dims=(axis,), method=method)
 
 
-def _view(r: Reader, f: FunctionState, s: Cursor, op: GenericOp, operand: tuple[int, str], key: str,
+def _view(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp, operand: tuple[int, str], key: str,
           ) -> tuple[int, str]:
     """The operand seen through the transform maps of property ``key`` (top-first), as the custom
     form's ``[maps](%x)``."""
@@ -251,7 +248,7 @@ def _view(r: Reader, f: FunctionState, s: Cursor, op: GenericOp, operand: tuple[
 
 
 @generic_handler("rock.threadwise_read_into")
-def _read_into(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _read_into(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     """Operands ``(source, dest, extra indices...)``: reads the source through ``extraViews``."""
     opaque_results(f, list(op.results), r, op.name, most=len(op.results))
     operands = _operands(r, f, s, op)[:2]
@@ -262,7 +259,7 @@ def _read_into(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("rock.threadwise_write_all")
-def _write_all(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _write_all(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     """Operands ``(source, dest, extra indices...)``: writes the dest through ``extraViews``."""
     r.result(list(op.results), op.name, 0)
     operands = _operands(r, f, s, op)[:2]
@@ -273,7 +270,7 @@ def _write_all(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
 
 
 @generic_handler("rock.blockwise_reduce")
-def _blockwise_reduce(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _blockwise_reduce(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     """Operands ``(input, workspace, output)``."""
     r.result(list(op.results), op.name, 0)
     source, workspace, target = _operands(r, f, s, op, 3)
@@ -281,14 +278,14 @@ def _blockwise_reduce(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> 
 
 
 @generic_handler("rock.zero_init_kernel")
-def _zero_init(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _zero_init(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     opaque_results(f, list(op.results), r, op.name)
     (target,) = _operands(r, f, s, op, 1)
     r.template(f, s, op.op, [], [target])
 
 
 @generic_handler("rock.converting_copy_kernel")
-def _converting_copy(r: Reader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
+def _converting_copy(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     opaque_results(f, list(op.results), r, op.name)
     source, target = _operands(r, f, s, op, 2)
     r.template(f, s, op.op, [source], [target])

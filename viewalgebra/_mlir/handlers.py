@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -25,14 +25,7 @@ from ..errors import MlirParseError
 from .body import Body, read_body
 from .indexing import indexing_maps
 from .model import GenericText
-
-if TYPE_CHECKING:
-    from .reader import FunctionState, Handler, Reader
-
-
-class Opaque(Exception):  # noqa: N818 -- a signal to the driver, not an error
-    """An operand the graph does not hold: the op is kept verbatim (``opaque.py``)."""
-
+from .state import FunctionState, Handler, Opaque, OpReader
 
 HANDLERS: dict[str, Handler] = {}
 """Op name -> handler."""
@@ -48,7 +41,7 @@ def handler(*names: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def opaque_results(f: FunctionState, results: list[str], r: Reader, tok: Token, most: int = 1) -> None:
+def opaque_results(f: FunctionState, results: list[str], r: OpReader, tok: Token, most: int = 1) -> None:
     """An op on memrefs defines nothing; on tensors it defines a tensor the graph does not hold."""
     if len(results) > most:
         raise MlirParseError(f"{tok.text} defines at most {most} value(s), not {len(results)}",
@@ -60,7 +53,7 @@ def opaque_results(f: FunctionState, results: list[str], r: Reader, tok: Token, 
 
 
 @handler("memref.alloc", "memref.alloca", "rock.alloc")
-def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _alloc(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
     s.expect("(")
     if not s.accept(")"):  # dynamic sizes
@@ -70,7 +63,7 @@ def _alloc(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Toke
     add_alloc(r, f, tok, result, r.shaped_type(s), attributes)
 
 
-def add_alloc(r: Reader, f: FunctionState, tok: Token, result: str, typed: tuple[tuple[int, ...], str, str],
+def add_alloc(r: OpReader, f: FunctionState, tok: Token, result: str, typed: tuple[tuple[int, ...], str, str],
               attributes: str) -> None:
     """An allocation of the given type (shape, element type, text), its attribute dictionary as
     written."""
@@ -89,7 +82,7 @@ def add_alloc(r: Reader, f: FunctionState, tok: Token, result: str, typed: tuple
 
 
 @handler("rock.transform")
-def _transform(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _transform(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
     source = r.lookup(f, s)
     s.expect("by", "'by' and the transform map")
@@ -100,7 +93,8 @@ def _transform(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
     add_transform(r, f, s, result, source, tm)
 
 
-def add_transform(r: Reader, f: FunctionState, s: Cursor, result: str, source: str, tm: TransformMap) -> None:
+def add_transform(r: OpReader, f: FunctionState, s: Cursor, result: str, source: str,
+                  tm: TransformMap) -> None:
     """The view ``result`` of ``source`` by ``tm``, its result type at ``s``."""
     at = s.peek()
     shape = r.shaped_type(s)[0]
@@ -127,7 +121,7 @@ def reassociation(s: Cursor) -> list[list[int]]:
 
 
 @handler("memref.collapse_shape", "memref.expand_shape")
-def _reshape(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _reshape(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
     source = r.lookup(f, s)
     groups = reassociation(s)
@@ -139,7 +133,7 @@ def _reshape(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: To
     add_reshape(r, f, tok, result, source, groups, r.shaped_type(s)[0])
 
 
-def add_reshape(r: Reader, f: FunctionState, tok: Token, result: str, source: str, groups: list[list[int]],
+def add_reshape(r: OpReader, f: FunctionState, tok: Token, result: str, source: str, groups: list[list[int]],
                 shape: tuple[int, ...]) -> None:
     """The view ``result`` of ``source`` that ``memref.collapse_shape`` or ``expand_shape`` makes."""
     below = f.kernel.shape(source)
@@ -154,7 +148,7 @@ def add_reshape(r: Reader, f: FunctionState, tok: Token, result: str, source: st
 
 
 @handler("memref.copy")
-def _copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _copy(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     r.result(results, tok, 0)
     source = r.lookup(f, s)
     s.expect(",", "',' between source and target")
@@ -167,7 +161,7 @@ def _copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 
 
 @handler("arith.constant")
-def _constant(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _constant(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     result = r.result(results, tok)
     value = s.signed("a constant")
     with contextlib.suppress(ValueError):
@@ -178,7 +172,7 @@ def _constant(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: T
 
 
 @handler("linalg.fill")
-def _fill(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _fill(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``linalg.fill ins(%c : f32) outs(%x : memref<...>)`` with ``%c`` a constant."""
     r.result(results, tok, 0)
     s.expect("ins", "'ins' and the fill value")
@@ -198,7 +192,7 @@ def _fill(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 
 
 @handler("func.return", "return")
-def _return(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _return(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     r.result(results, tok, 0)
     if s.peek() is not None:  # returned values: kept as written
         f.terminator = s.source(s.begin, s.end)
@@ -210,7 +204,7 @@ def _return(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Tok
 
 
 @handler("linalg.generic")
-def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _generic(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     r.result(results, tok, 0)
     maps: list[tuple[A.AffineMap, str]] = []
     iterators: list[str] = []
@@ -233,7 +227,7 @@ def _generic(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: To
     add_generic(r, f, tok, maps, iterators, extra, indices, ins, outs, body, body_text)
 
 
-def generic_attribute(r: Reader, key: str, value: Cursor, maps: list[tuple[A.AffineMap, str]],
+def generic_attribute(r: OpReader, key: str, value: Cursor, maps: list[tuple[A.AffineMap, str]],
                       iterators: list[str], extra: list[str], indices: dict[str, Any]) -> None:
     """One entry of a ``linalg.generic``'s attribute dictionary, into the list it belongs to."""
     words = [t.text for t in value.tokens[value.pos:value.end]]
@@ -250,7 +244,7 @@ def generic_attribute(r: Reader, key: str, value: Cursor, maps: list[tuple[A.Aff
         extra.append(value.source(value.pos - 2, value.end) if value.pos < value.end else key)
 
 
-def add_generic(r: Reader, f: FunctionState, tok: Token, maps: list[tuple[A.AffineMap, str]],
+def add_generic(r: OpReader, f: FunctionState, tok: Token, maps: list[tuple[A.AffineMap, str]],
                 iterators: list[str], extra: list[str], indices: dict[str, Any], ins: list[str],
                 outs: list[str], body: Body | None, body_text: str) -> None:
     """The ``linalg.generic`` op, its inputs read through views of their indexing maps when it is
@@ -277,7 +271,7 @@ def add_generic(r: Reader, f: FunctionState, tok: Token, maps: list[tuple[A.Affi
                      iterator_types=tuple(iterators), **indices)
     f.syntax[op.name] = GenericText(body_text, tuple(extra), kept)
 
-def _indexing_maps(r: Reader, value: Cursor) -> list[tuple[A.AffineMap, str]]:
+def _indexing_maps(r: OpReader, value: Cursor) -> list[tuple[A.AffineMap, str]]:
     out: list[tuple[A.AffineMap, str]] = []
     value.expect("[", "'[' opening the indexing maps")
     while not value.accept("]"):
@@ -296,7 +290,7 @@ def _indexing_maps(r: Reader, value: Cursor) -> list[tuple[A.AffineMap, str]]:
             value.expect(",", "',' or ']'")
     return out
 
-def _operand_list(r: Reader, f: FunctionState, s: Cursor, word: str) -> list[str]:
+def _operand_list(r: OpReader, f: FunctionState, s: Cursor, word: str) -> list[str]:
     """``ins(%a, %b : T, U)``: the values, their types checked."""
     if not s.accept(word):
         return []
@@ -318,7 +312,7 @@ def _operand_list(r: Reader, f: FunctionState, s: Cursor, word: str) -> list[str
 
 
 @handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
-def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _gemm(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.gemm (tr)? %c = (tr)? %a * (tr)? %b ...``, ``rock.gridwise_gemm %c = %a * %b ...``,
     ``rock.gridwise_gemm_accel(%a, %b, %c) ...``."""
     opaque_results(f, results, r, tok)
@@ -350,7 +344,7 @@ def _gemm(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 
 
 @handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
-def _conv(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _conv(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.conv(%filter, %input, %output) ...``: reads all but the last operand, writes it."""
     opaque_results(f, results, r, tok)
     s.expect("(", "'(' opening the operands")
@@ -362,7 +356,7 @@ def _conv(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token
 
 
 @handler("rock.attention")
-def _attention(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _attention(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.attention(%q, %k, %v, ..., %out) features = ...``: reads all but the last operand,
     writes it. The form with a region of its own (``rock.attention { qk = ... }``) is kept
     verbatim."""
@@ -372,7 +366,7 @@ def _attention(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 
 
 @handler("rock.reduce")
-def _reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.reduce sum %in into %out features = ... {axis = 1 : index, ...} : ...``."""
     opaque_results(f, results, r, tok)
     start = s.pos
@@ -402,7 +396,7 @@ def _skip_to(s: Cursor, word: str) -> None:
 
 
 @handler("rock.threadwise_read_into")
-def _read_into(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _read_into(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.threadwise_read_into {attrs} [maps](%source) ([%extra, ...])? (if [%valid])?
     -> %dest : ...``: reads the view, writes ``%dest``. Results are kept out of the graph."""
     opaque_results(f, results, r, tok, most=len(results))
@@ -416,7 +410,7 @@ def _read_into(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 
 
 @handler("rock.threadwise_write_all")
-def _write_all(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _write_all(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.threadwise_write_all features = ... {attrs} %source -> [maps](%dest)
     ([%extra, ...])? by set : ...``: reads ``%source``, writes the view."""
     r.result(results, tok, 0)
@@ -432,7 +426,7 @@ def _write_all(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 
 
 @handler("rock.blockwise_reduce")
-def _blockwise_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _blockwise_reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     r.result(results, tok, 0)
     s.next("the reduction")
     if s.at("["):
@@ -446,7 +440,7 @@ def _blockwise_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str]
 
 
 @handler("rock.blockwise_broadcast_reduce")
-def _broadcast_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _broadcast_reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.blockwise_broadcast_reduce sum [maps]... %input into %output using [maps]...
     %workspace {attrs} : ...``: reads ``%input``, writes ``%output`` and the workspace."""
     r.result(results, tok, 0)
@@ -468,7 +462,7 @@ def _broadcast_reduce(r: Reader, f: FunctionState, s: Cursor, results: list[str]
 
 
 @handler("rock.zero_init_kernel")
-def _zero_init(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _zero_init(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.zero_init_kernel %buffer (features = ...)? {attrs} : type (-> type)?``: writes it."""
     opaque_results(f, results, r, tok)
     target = r.operand(f, s)
@@ -476,7 +470,7 @@ def _zero_init(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: 
 
 
 @handler("rock.converting_copy_kernel")
-def _converting_copy(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def _converting_copy(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.converting_copy_kernel %input to %output ...``: reads ``%input``, writes ``%output``."""
     opaque_results(f, results, r, tok)
     source = r.operand(f, s)

@@ -9,16 +9,12 @@ results are opaque: an op that uses one is kept verbatim too. ``op.attr("opaque"
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .._maps.lexer import Cursor, Token
 from .model import Slot
-
-if TYPE_CHECKING:
-    from .reader import FunctionState, Reader
+from .state import FunctionState, OpReader
 
 
-def read_opaque(r: Reader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
+def read_opaque(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """Add the statement's op (its name at ``tok``, ``s`` just after it) as an opaque op."""
     operands: list[str] = []
     slots: dict[int, Slot] = {}

@@ -14,30 +14,28 @@ opaque to the graph, so that an op using such a value is kept verbatim too. Read
 shapes a kernel graph cannot hold (dynamic sizes, memref layouts).
 """
 
+
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Literal
 
 from .._common.lines import PartText, line_column
 from .._kernel.graph import Kernel
-from .._maps import affine as A
-from .._maps.equations import affine_map_of
-from .._maps.lexer import Cursor, Token, starts_statement, tokenize
-from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
-from .._maps.transform_map import TransformMap
+from .._maps.lexer import Cursor, Token, tokenize
 from .._maps.types import parse_shaped_type
-from ..errors import InvalidTransformError, MlirParseError, TransformParseError, ViewAlgebraError
+from ..errors import MlirParseError, ViewAlgebraError
 from .generic_handlers import GENERIC_HANDLERS
-from .handlers import HANDLERS, SUPPORTED, Opaque
-from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
+from .handlers import HANDLERS, SUPPORTED
+from .model import MlirFunction, MlirModule, Unreadable
 from .opaque import read_opaque
+from .parts import LazyTokens, text_parts
 from .record import GenericOp, read_generic_op, split
+from .state import FunctionState, Opaque, OpReader
 
-__all__ = ["SUPPORTED", "GenericText", "MlirFunction", "MlirModule", "OpText", "Reader", "Slot",
-           "Unreadable", "iter_mlir", "iter_mlir_parts", "read_mlir", "text_parts"]
+__all__ = ["SUPPORTED", "MlirFunction", "MlirModule", "Reader", "Unreadable", "iter_mlir", "iter_mlir_parts",
+           "read_mlir", "text_parts"]
 
 
 def read_mlir(text: str, *, errors: Literal["raise", "collect"] = "raise") -> MlirModule:
@@ -78,97 +76,10 @@ def iter_mlir_parts(parts: Iterable[tuple[str, int]], *, errors: Literal["raise"
     return Reader("", errors).items_of(parts)
 
 
-PART = 1 << 20
-"""Characters a part holds at least (then up to the next top-level item)."""
-
-_ITEM_START = re.compile(r'\s*(?:func\.func\b|"func\.func"|module\b|\}|// -----)')
-"""A line that may start a part: a function, a module, a module's closing brace, a split."""
-
-_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//.*|[()\[\]{}]')
-
-
-def text_parts(lines: Iterable[str], size: int = PART) -> Iterator[tuple[str, int]]:
-    """Lines (with their line breaks) joined into parts of at least ``size`` characters, each
-    cut before a line that starts a top-level item while only modules' braces are open."""
-    part: list[str] = []
-    length, first = 0, 1
-    open_brackets: list[bool] = []
-    """The brackets open at the end of the last line: ``True`` for a module's brace."""
-    for number, line in enumerate(lines, start=1):
-        if length >= size and all(open_brackets) and _ITEM_START.match(line):
-            yield "".join(part), first
-            part, length, first = [], 0, number
-        part.append(line)
-        length += len(line)
-        module = re.match(r"\s*module\b", line) is not None
-        for m in _BRACKETS.finditer(line):
-            b = m.group()
-            if b in "([{":
-                open_brackets.append(module and b == "{" and all(open_brackets))
-                module = module and b != "{"
-            elif b in ")]}" and open_brackets:
-                open_brackets.pop()
-    if part:
-        yield "".join(part), first
-
-
 _KERNEL_ATTR = re.compile(r"[{,]\s*(?:rock\.)?kernel\s*(?=[,}=])")
 
-
-@dataclass
-class FunctionState:
-    """What a function's statements have defined so far."""
-
-    kernel: Kernel
-    names: dict[str, str] = field(default_factory=lambda: {})
-    """SSA name -> graph value (buffers and views)."""
-    types: dict[str, str] = field(default_factory=lambda: {})
-    allocators: dict[str, str] = field(default_factory=lambda: {})
-    allocation_attributes: dict[str, str] = field(default_factory=lambda: {})
-    constants: list[str] = field(default_factory=lambda: [])
-    values: dict[str, float] = field(default_factory=lambda: {})
-    syntax: dict[str, OpText | GenericText] = field(default_factory=lambda: {})
-    inline: list[str] = field(default_factory=lambda: [])
-    opaque: set[str] = field(default_factory=lambda: set())
-    """Names the graph does not hold: results of opaque ops and of ops on tensors, scalars
-    (constants, ``index`` and ``i1`` arguments, vectors)."""
-    unshaped: set[str] = field(default_factory=lambda: set())
-    """Arguments that are not memrefs (graph values that only opaque ops use)."""
-    terminator: str = ""
-
-    def snapshot(self) -> tuple[Any, ...]:
-        return (dict(self.kernel.values), len(self.kernel.ops), dict(self.names), dict(self.types),
-                dict(self.allocators), len(self.constants), dict(self.values), dict(self.syntax),
-                len(self.inline), set(self.opaque), dict(self.allocation_attributes))
-
-    def restore(self, saved: tuple[Any, ...]) -> None:
-        (values, ops, self.names, self.types, self.allocators, constants, self.values, self.syntax,
-         inline, self.opaque, self.allocation_attributes) = saved
-        self.kernel.values = values
-        del self.kernel.ops[ops:]
-        del self.constants[constants:]
-        del self.inline[inline:]
-
-
-Handler = Callable[["Reader", FunctionState, Cursor, list[str], Token], None]
-
-
-class Reader:
-    """One file being read; the helpers every op handler uses."""
-
-    def __init__(self, text: str, errors: Literal["raise", "collect"] = "raise") -> None:
-        self.errors = errors
-        self.text = text
-        self.tokens: list[Token] = []
-        """The tokens of the top-level item being read."""
-        self.affine: dict[str, A.AffineMap] = {}
-        self.maps: dict[str, tuple[list[Token], int]] = {}
-        """Transform-map aliases: the tokens of each alias and the token where its value starts."""
-        self.alias_lines: dict[str, tuple[int, str, int, int]] = {}
-        """Each transform-map alias as its first line's number, the text of its lines, and where
-        the alias starts and ends in that text: what a later part of the file needs of it."""
-        self.written: dict[TransformMap, A.AffineMap] = {}
-
+class Reader(OpReader):
+    """One file being read: modules, functions and statements, each op read by its handler."""
     # {{{ top level
 
     def module(self) -> MlirModule:
@@ -190,7 +101,7 @@ class Reader:
                 self.text, start = part, 0
             else:
                 self.text, start = self._part_text(part, first_line)
-            source = _Lazy(self.text, start)
+            source = LazyTokens(self.text, start)
             while (tok := source.peek()) is not None:
                 if tok.kind == "split":
                     source.next()
@@ -352,35 +263,6 @@ class Reader:
                                       begin - line_begin, stop - line_begin)
         return c.source(start, end)
 
-    def affine_map(self, c: Cursor, start: int, stop: int) -> A.AffineMap:
-        """The ``affine_map<...>`` that tokens ``[start, stop)`` are."""
-        try:
-            return read_affine_map_tokens(self.text, self.tokens, start, stop)[0]
-        except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, e.offset) from None
-
-    def transform_map(self, index: int, tokens: list[Token] | None = None) -> TransformMap:
-        """The map at token ``index`` (its ``<`` or ``#rock.transform_map``) of ``tokens``
-        (default: the item's)."""
-        tokens = self.tokens if tokens is None else tokens
-        offset = tokens[index].offset
-        try:
-            parsed, _ = read_transform_map_tokens(self.text, tokens, index, strict=False,
-                                                  aliases=self.affine)
-        except TransformParseError as e:
-            raise MlirParseError(e.reason, self.text, e.offset) from None
-        except InvalidTransformError as e:
-            raise MlirParseError(e.reason or str(e), self.text,
-                                 offset if e.offset is None else e.offset) from None
-        tm, written = parsed.map, parsed.written
-        if tm is None or written is None:  # read_transform_map_tokens raises instead
-            raise MlirParseError("expected a transform map", self.text, offset)
-        try:
-            affine_map_of(tm)
-        except InvalidTransformError:
-            self.written[tm] = written
-        return tm
-
     # }}}
     # {{{ functions
 
@@ -496,41 +378,6 @@ class Reader:
             tuple(f.syntax.items()), tuple(f.inline), tuple(self.written.items()), f.terminator,
             tuple(f.allocation_attributes.items()))
 
-    def shaped_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
-        """A memref or tensor type: shape, element type, and the full text as written.
-
-        The element type is the scalar one (``f16`` for ``memref<8xvector<4xf16>>``); the memory
-        space (``#gpu.address_space<private>`` or an integer) stays in the text.
-        """
-        tok = c.peek()
-        if tok is None or tok.text not in ("memref", "tensor"):
-            raise c.error("a memref type such as 'memref<4x8xf32>'")
-        start = c.pos
-        c.next()
-        if not c.at("<"):
-            raise c.error(f"'<' after '{tok.text}'")
-        c.balanced()
-        text = c.source(start, c.pos)
-        t = parse_shaped_type(text, error=MlirParseError, source=self.text, at=tok.offset)
-        if t.strides is not None:
-            raise MlirParseError(f"memref layouts are not supported in kernels: {text}",
-                                 self.text, tok.offset)
-        return t.shape, t.dtype, text
-
-    def any_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
-        """A memref or tensor type, or any other type (``index``, ``i1``, ``vector<4xf32>``,
-        ``!async.token``) as shape ``()`` and its text."""
-        tok = c.peek()
-        if tok is not None and tok.text in ("memref", "tensor"):
-            return self.shaped_type(c)
-        start = c.pos
-        c.accept("!")
-        c.kind("ident", "a type")
-        if c.at("<"):
-            c.balanced()
-        text = c.source(start, c.pos)
-        return (), text, text
-
     # }}}
     # {{{ statements
 
@@ -575,115 +422,6 @@ class Reader:
         except ViewAlgebraError as e:
             raise MlirParseError(f"{name}: {e}", self.text, tok.offset) from None
 
-    def lookup(self, f: FunctionState, s: Cursor) -> str:
-        """The graph value of the SSA value here; ``Opaque`` for one the graph does not hold."""
-        tok = s.peek()
-        value = s.value()
-        if value in f.opaque or f.names.get(value) in f.unshaped:
-            raise Opaque(value)
-        if value not in f.names:
-            raise MlirParseError(f"%{value} is not defined (or not a memref)", self.text,
-                                 tok.offset if tok else 0)
-        return f.names[value]
-
-    def operand(self, f: FunctionState, s: Cursor) -> tuple[int, str]:
-        i = s.pos
-        return i, self.lookup(f, s)
-
-    def result(self, results: list[str], tok: Token, count: int = 1) -> str:
-        if len(results) != count:
-            raise MlirParseError(f"{tok.text} defines {count} value(s), not {len(results)}",
-                                 self.text, tok.offset)
-        return results[0] if results else ""
-
-    def check_type(self, f: FunctionState, s: Cursor, value: str, what: str) -> None:
-        tok = s.peek()
-        shape = self.shaped_type(s)[0]
-        if shape != f.kernel.shape(value):
-            raise MlirParseError(
-                f"{what}: the type says {list(shape)} but %{value} has shape "
-                f"{list(f.kernel.shape(value))}", self.text, tok.offset if tok else 0)
-
-    def map_operand(self, s: Cursor) -> TransformMap:
-        """``<affine_map<...> by [...] bounds = ...>`` or ``#alias`` or ``#rock.transform_map<...>``."""
-        tok = s.peek()
-        if tok is not None and tok.text == "#rock.transform_map":
-            s.next()
-            tok = s.peek()
-        if tok is not None and tok.text == "<":
-            start = s.pos
-            s.balanced()
-            return self.transform_map(start)
-        if tok is not None and tok.kind == "hash":
-            s.next()
-            if tok.text[1:] not in self.maps:
-                raise MlirParseError(f"undefined transform map {tok.text}", self.text, tok.offset)
-            return self.transform_map(self.maps[tok.text[1:]][1], self.maps[tok.text[1:]][0])
-        raise s.error("a transform map '<affine_map<...> by [...] ...>' or '#alias'")
-
-    def inline_view(self, f: FunctionState, s: Cursor) -> tuple[int, str]:
-        """``[maps](%x)``: a view of ``%x`` (top-first maps); the token index of ``%x``."""
-        maps: list[TransformMap] = []
-        s.expect("[", "'[' opening the transform maps")
-        while not s.accept("]"):
-            maps.append(self.map_operand(s))
-            if not s.at("]"):
-                s.expect(",", "',' or ']'")
-        s.expect("(", "'(' and the viewed value")
-        index, value = self.operand(f, s)
-        s.expect(")")
-        if not maps:
-            return index, value
-        name = f.kernel.view(value, maps, name=f"{value}_view")
-        f.inline.append(name)
-        return index, name
-
-    # }}}
-    # {{{ an op as text with operand slots
-
-    def template(self, f: FunctionState, s: Cursor, kind: str, reads: Sequence[tuple[int, str]],
-                 writes: Sequence[tuple[int, str]], inline: Sequence[int] = (), root: bool = False,
-                 fn: Callable[..., Any] | None = None, **attrs: Any) -> None:
-        """Add the op; ``reads``/``writes`` are (token index, value) pairs; ``inline`` lists token
-        indices of operands written as ``[maps](%x)``."""
-        slots = {i: Slot("read", n, i in inline) for n, (i, _) in enumerate(reads)}
-        slots.update({i: Slot("write", n, i in inline) for n, (i, _) in enumerate(writes)})
-        self.emit(f, s, kind, slots, [v for _, v in reads], [v for _, v in writes], root=root,
-                  fn=fn, **attrs)
-
-    def emit(self, f: FunctionState, s: Cursor, kind: str, slots: dict[int, Slot],
-             reads: Sequence[str], writes: Sequence[str], root: bool = False,
-             fn: Callable[..., Any] | None = None, **attrs: Any) -> None:
-        """Add the op, its text being the statement with the tokens ``slots`` names cut out.
-
-        Any other graph value the text names (an ``index`` argument among extra indices, an
-        outer buffer used in a region) is read too and gets a slot, so that the text never
-        names a graph value by itself."""
-        reads = list(reads)
-        for i in range(s.begin, s.end):
-            t = s.tokens[i]
-            if i not in slots and t.kind == "value" and t.text[1:] in f.names:
-                value = f.names[t.text[1:]]
-                if value not in reads:
-                    reads.append(value)
-                slots[i] = Slot("read", reads.index(value))
-        pieces: list[str | Slot] = []
-        pos = s.tokens[s.begin].offset
-        indent = "\n" + " " * (pos - (self.text.rfind("\n", 0, pos) + 1))  # the op's column
-        for i in sorted(slots):
-            tok = s.tokens[i]
-            pieces.extend([self.text[pos:tok.offset].replace(indent, "\n"), slots[i]])
-            pos = tok.offset + len(tok.text)
-        pieces.append(self.text[pos:_end(s.tokens[s.end - 1])].replace(indent, "\n"))
-        s.pos = s.end  # the rest of the op is kept as written
-        op = f.kernel.op(kind, reads=reads, writes=writes, root=root, fn=fn, **attrs)
-        shapes = tuple(f.kernel.shape(v) for v in (*op.reads, *op.writes))
-        f.syntax[op.name] = OpText(tuple(p for p in pieces if p != ""), shapes)
-
-    def where(self, offset: int) -> str:
-        line, column = line_column(self.text, offset)
-        return f"{line}:{column}"
-
     # }}}
 
 
@@ -706,98 +444,3 @@ def _name(c: Cursor) -> str:
     if tok is not None and tok.kind != "symbol":
         tok = c.peek(2)
     return tok.text[1:].strip('"') if tok is not None and tok.kind == "symbol" else "?"
-
-
-def _end(tok: Token) -> int:
-    return tok.offset + len(tok.text)
-
-
-_OPEN = frozenset("([{<")
-_CLOSE = frozenset(")]}>")
-"""Brackets as ``viewalgebra/_maps/lexer.py`` counts them (``->`` is a token of its own)."""
-
-
-class _Lazy:
-    """The tokens of a text, lexed a block of lines at a time as they are needed (a token never
-    spans a line break, so a block cut after one lexes as it would in the whole text)."""
-
-    BLOCK = 1 << 16
-    """Characters lexed at a time (then up to the end of the line)."""
-
-    def __init__(self, text: str, start: int = 0) -> None:
-        self.text = text
-        self.done = start
-        """Where the text not yet lexed starts (a line start)."""
-        self.ahead: list[Token] = []
-        self.at = 0
-        """The next token is ``ahead[at]``."""
-
-    def peek(self, k: int = 0) -> Token | None:
-        while self.at + k >= len(self.ahead) and self.done < len(self.text):
-            self._more()
-        return self.ahead[self.at + k] if self.at + k < len(self.ahead) else None
-
-    def next(self) -> Token:
-        tok = self.peek()
-        if tok is None:
-            raise MlirParseError("unexpected end of file", self.text, len(self.text))
-        self.at += 1
-        return tok
-
-    def skip(self, n: int) -> None:
-        """Drop ``n`` tokens (those read from a list ``take`` returned)."""
-        self.at += n
-
-    def _more(self) -> None:
-        end = self.text.find("\n", self.done + self.BLOCK)
-        end = len(self.text) if end < 0 else end + 1
-        base = self.done
-        try:
-            block = tokenize(self.text[base:end])
-        except MlirParseError as e:
-            raise MlirParseError(e.reason, self.text, base + e.offset) from None
-        self.ahead = [*self.ahead[self.at:], *(Token(t.kind, t.text, t.offset + base, t.line_start)
-                                               for t in block)]
-        self.at, self.done = 0, end
-
-    def statement(self) -> list[Token]:
-        """The tokens of the statement starting here, as ``Cursor.statement_end`` cuts it."""
-        out: list[Token] = []
-        depth = 0
-        while (tok := self.peek()) is not None:
-            if out and depth == 0 and tok.line_start and starts_statement(tok):
-                break
-            if tok.kind not in ("string", "arrow"):
-                if tok.text in _OPEN:
-                    depth += 1
-                elif tok.text in _CLOSE:
-                    if depth == 0:
-                        break
-                    depth -= 1
-            out.append(tok)
-            self.at += 1
-        return out
-
-    def module_header(self) -> list[Token]:
-        """``module``, its name, ``attributes`` and their brackets, and the token after them,
-        ahead of reading (the caller ``skip``s what it reads)."""
-        k = 1
-        tok = self.peek(k)
-        if tok is not None and tok.kind == "symbol":
-            k += 1
-        tok = self.peek(k)
-        if tok is not None and tok.text == "attributes" and tok.kind != "string":
-            k += 1
-            depth = 0
-            while (tok := self.peek(k)) is not None:
-                k += 1
-                if tok.kind in ("string", "arrow"):
-                    continue
-                if tok.text in _OPEN:
-                    depth += 1
-                elif tok.text in _CLOSE:
-                    depth -= 1
-                if depth <= 0:
-                    break
-        self.peek(k)
-        return self.ahead[self.at:self.at + k + 1]
