@@ -608,7 +608,7 @@ def _utilities(view: View) -> dict[str, Any]:
     """The exact counterparts of rocMLIR's transform-map utilities for one view, each beside
     rocMLIR's rule: a shorter chain, the validity checks, the 64-bit decision."""
     from ._rocmlir.collapse import compare_collapse
-    from ._rocmlir.rules import compare_index_width
+    from ._rocmlir.index_width import compare_index_width
     from ._rocmlir.validity import compare_validity
 
     c = compare_collapse(view)
@@ -684,7 +684,7 @@ def _formulas(maps: TransformMap | tuple[TransformMap, ...]) -> list[str]:
 
 def _inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
     """The exact inverse of a map or a view's chain beside rocMLIR's."""
-    from ._rocmlir.rules import rocmlir_invert
+    from ._rocmlir.inversion import rocmlir_invert
 
     ours, theirs = invert(tm), rocmlir_invert(tm)
     return {
@@ -711,7 +711,7 @@ def _vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> di
             f"--length {length}: must divide dim {dim}'s size {size}: runs of {length} "
             + (f"do not fit in {size}" if length > size else "would end in a partial run")
             + " (va.max_vector_length answers for partial runs, docs/vectorize.md)")
-    from ._rocmlir.rules import compare_vector_lengths
+    from ._rocmlir.vectorization import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, getattr(args, "length", None))
     entry: dict[str, Any] = {

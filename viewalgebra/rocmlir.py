@@ -12,16 +12,8 @@ from ._rocmlir.collapse import (
     rocmlir_collapse_merges,
     unchecked_addresses,
 )
-from ._rocmlir.rules import (
-    Comparison,
-    IndexWidthComparison,
-    RocmlirInversion,
-    compare_index_width,
-    compare_vector_lengths,
-    rocmlir_invert,
-    rocmlir_needs_64bit,
-    rocmlir_vector_length,
-)
+from ._rocmlir.index_width import IndexWidthComparison, compare_index_width, rocmlir_needs_64bit
+from ._rocmlir.inversion import RocmlirInversion, rocmlir_invert
 from ._rocmlir.sub_dimensions import (
     RemoveUpperDimsComparison,
     RocmlirRemoved,
@@ -44,6 +36,7 @@ from ._rocmlir.validity import (
     rocmlir_validity_impacting_upper_dims,
     rocmlir_view_checks,
 )
+from ._rocmlir.vectorization import Comparison, compare_vector_lengths, rocmlir_vector_length
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
            "NeedlessCheck", "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved",
