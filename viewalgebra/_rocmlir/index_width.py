@@ -12,7 +12,6 @@ from .._maps.view import View
 from ..errors import InvalidArgumentError
 from .common import Verdict
 
-
 UINT32_MAX = 2**32 - 1
 
 
