@@ -14,15 +14,17 @@ from ._rocmlir.collapse import (
 )
 from ._rocmlir.index_width import IndexWidthComparison, compare_index_width, rocmlir_needs_64bit
 from ._rocmlir.inversion import RocmlirInversion, rocmlir_invert
-from ._rocmlir.sub_dimensions import (
+from ._rocmlir.remove_upper_dims import (
     RemoveUpperDimsComparison,
     RocmlirRemoved,
+    compare_remove_upper_dims,
+    rocmlir_remove_upper_dims,
+)
+from ._rocmlir.sub_dimensions import (
     RocmlirSubDimensions,
     SubDimensionsComparison,
-    compare_remove_upper_dims,
     compare_sub_dimensions,
     rocmlir_lower_sub_dimensions,
-    rocmlir_remove_upper_dims,
 )
 from ._rocmlir.validity import (
     NeedlessCheck,
