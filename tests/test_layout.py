@@ -104,3 +104,23 @@ def test_each_room_has_a_docstring_that_names_its_concern() -> None:
     assert {p.name for p in rooms} >= {"_analyses", "_cli", "_draw", "_engine", "_kernel", "_maps", "_mlir",
                                        "_regularize", "_rocmlir"}
     assert [p.name for p in rooms if not ast.get_docstring(ast.parse((p / "__init__.py").read_text()))] == []
+
+
+ROOMS = ("_common", "_engine", "_maps", "_analyses", "_rocmlir", "_kernel", "_regularize", "_mlir", "_draw", "_cli")
+"""The rooms, lowest first (README.md): a room imports only from itself and the rooms before it,
+and, of the public modules, only ``errors``."""
+
+
+def test_each_room_imports_only_from_the_rooms_below_it() -> None:
+    modules = _modules()
+    wrong = []
+    for name, path in modules.items():
+        parts = name.split(".")
+        if len(parts) < 2 or parts[1] not in ROOMS:
+            continue
+        rank = ROOMS.index(parts[1])
+        for target in imports(name, path, modules):
+            room = target.split(".")[1] if "." in target else ""
+            if room in ROOMS and ROOMS.index(room) > rank or room not in ROOMS and room != "errors":
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []

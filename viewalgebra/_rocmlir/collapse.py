@@ -2,7 +2,7 @@
 
 rocMLIR (``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp``, since PR #965, in its form after
 PRs #1410 and #1479) rewrites the ``rock.transform`` chain of a value in place: it finds the
-contiguous groups of each Merge's lower dims (``findContiguousGroups``, ported in ``_rocmlir.py``
+contiguous groups of each Merge's lower dims (``findContiguousGroups``, ported in ``contiguous_groups.py``
 with the implicit final unmerge over the buffer shape) and folds each group into its fastest
 member, so that ``Merge{4, 3, 2}`` becomes ``Merge{1, 1, 24}`` when the buffer recombines all
 three dims. Only the Merge sizes change; bounds, names, dims and the other ops stay, and the
