@@ -185,7 +185,7 @@ def test_validity_equals_enumeration(view: va.View) -> None:
 
 
 @given(view=views(max_maps=3, max_points=300, zero=True) | views(max_maps=3, max_points=300, thin=True))
-@settings(SETTINGS, max_examples=200)
+@settings(SETTINGS, max_examples=120)
 def test_validity_of_empty_boxes_and_thin_valid_sets_equals_enumeration(view: va.View) -> None:
     """Size-0 dims (no point at all) and valid sets that leave whole coordinate ranges without a
     valid point, on both paths, and rocMLIR's comparison on them."""
