@@ -71,7 +71,7 @@ def test_ranges_equal_enumeration(view: va.View) -> None:
 
 
 @given(view=views(max_maps=3, max_points=300, thin=True))
-@settings(SETTINGS, max_examples=200)
+@settings(SETTINGS, max_examples=150)
 def test_ranges_of_thin_valid_sets_equal_enumeration(view: va.View) -> None:
     """Valid sets that leave whole coordinate ranges without a valid point (an Embed of mixed
     signs onto a small dim keeps a lattice): ISL's answer is the numpy one."""
