@@ -38,6 +38,8 @@ def _fresh_worker():
 def start(request, monkeypatch) -> str:
     """Workers of either kind: forks of this process (whatever its size) or fresh interpreters."""
     if request.param == "fork":
+        if not sys.platform.startswith("linux"):
+            pytest.skip("workers are forked on Linux only")
         monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
     else:
         monkeypatch.setenv("VIEWALGEBRA_WORKERS", "spawn")
@@ -296,6 +298,7 @@ def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout
     # at 8e10 elements), first of its process, with a fresh interpreter unable to start: a fork
     # holds the timeout, the next query gets its answer from a new fork, and that fork dies with
     # its caller when the caller is killed outright.
+    sys.path.insert(0, str(BENCHMARKS))
     from conv_stack import gemm_tiling_view
 
     view = gemm_tiling_view(64, 1024, 256)
@@ -314,8 +317,9 @@ def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout
             "print(repr([va.max_vector_length(view, d) for d in range(view.rank)]))\n"
             "print(budget._THREAD.worker._box[0].pid, flush=True)\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False).stdout
-    first, answers, pid = out.splitlines()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == -signal.SIGKILL and len(done.stdout.splitlines()) == 3, done.stderr
+    first, answers, pid = done.stdout.splitlines()
     assert first.startswith("timeout after ") and float(first.split()[2]) <= 1.5, first
     assert answers == repr(expected)
     deadline = time.monotonic() + 5
@@ -328,9 +332,8 @@ def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout
     raise AssertionError(f"worker {pid} still runs after its caller was killed")
 
 
-sys.path.insert(0, str(BENCHMARKS))
 
-
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
     monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
     read, write = os.pipe()  # the caller waits for the end of this pipe: no worker may hold it
@@ -351,6 +354,7 @@ def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
     assert capfd.readouterr() == ("", "")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 def test_threads_each_get_their_answer_beside_a_forked_worker(monkeypatch):
     # The first query forks; threads started later get fresh interpreters (no fork while another
     # thread runs Python code), and every answer is the one the fork gives.
@@ -376,6 +380,7 @@ def test_threads_each_get_their_answer_beside_a_forked_worker(monkeypatch):
     assert by_isl() == serial and _kind() == "fork"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 @settings(derandomize=True, deadline=None, max_examples=40)
 @given(view=views(max_maps=3, max_points=300).filter(lambda v: v.rank > 0), data=st.data())
 def test_a_forked_worker_answers_as_brute_force(view, data):
