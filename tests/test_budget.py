@@ -413,3 +413,16 @@ def test_a_host_with_many_open_files_gets_its_answers(start):
     finally:
         for fd in [null, *held]:
             os.close(fd)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_a_fork_that_ends_before_it_is_ready_gives_way_to_fresh_interpreters(monkeypatch):
+    from viewalgebra._engine import worker  # noqa: TID251 -- the child's life is replaced
+
+    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    monkeypatch.setattr(budget, "_CANNOT_FORK", [])
+    monkeypatch.setattr(worker, "forked", lambda *_: os._exit(3))
+    assert budget.run_bounded(abs, (-7,), 30, "abs") == 7  # the query sent to the fork is answered
+    assert _kind() == "spawn" and budget._CANNOT_FORK == ["a forked worker exited with 3"]  # noqa: SLF001
+    assert not budget.may_fork()
+    assert budget.timeouts_hold()

@@ -276,26 +276,34 @@ class _Worker:
         _Worker._kill(self._box, self.pid)
         self._box[0] = None
 
-    def _start(self, deadline: float | None) -> tuple[_Process, bool]:
-        """A new worker and whether it said it is ready before ``deadline`` (``None``: no limit)
-        plus ``START_ALLOWANCE``: a fork if ``may_fork()``, else a fresh interpreter."""
+    def _start(self, deadline: float | None, payload: bytes) -> tuple[_Process, bool, bool]:
+        """A new worker, whether it said it is ready before ``deadline`` (``None``: no limit) plus
+        ``START_ALLOWANCE``, and whether ``payload`` was sent to it already: a fork if
+        ``may_fork()``, else a fresh interpreter."""
         late = None if deadline is None else deadline + START_ALLOWANCE
         proc = _Process.fork() if may_fork() else None
         if proc is not None:
             self._box[0] = proc
+            # A small request goes into the new, empty pipe at once (it cannot block there), so
+            # that the fork finds it when it is ready instead of waiting for this thread to
+            # wake up and send it: under load each wake-up costs milliseconds.
+            sent = len(payload) + _HEADER.size <= select.PIPE_BUF
+            if sent:
+                with contextlib.suppress(BrokenPipeError):  # it ended already: seen below
+                    send(proc.requests, payload)
             if receive(proc.replies, late) is not None:
-                return proc, True
+                return proc, True, sent
             if late is not None and time.monotonic() >= late:
-                return proc, False
+                return proc, False, sent
             code = proc.end(kill=False)  # it ended before it was ready: no more forks
             self._box[0] = None
             _CANNOT_FORK.append(f"a forked worker exited with {code}")
         proc = _Process.spawn()
         self._box[0] = proc
         if receive(proc.replies, late) is not None:
-            return proc, True
+            return proc, True, False
         if late is not None and time.monotonic() >= late:
-            return proc, False
+            return proc, False, False
         # The pipe closed before the worker was ready: it cannot start here.
         code = proc.end(kill=False)
         self._box[0] = None
@@ -307,15 +315,17 @@ class _Worker:
         deadline = None if timeout is None else start + timeout
         proc = self._box[0]
         payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        sent = False
         try:
             if proc is None or proc.ended():
                 self.stop()
                 # The worker says when it is ready; up to START_ALLOWANCE seconds of starting it do
                 # not count against the query (so the answer comes within timeout + 1 s at worst).
-                proc, ready = self._start(deadline)
+                proc, ready, sent = self._start(deadline, payload)
                 if ready and deadline is not None:
                     deadline += min(time.monotonic() - start, START_ALLOWANCE)
-            send(proc.requests, payload)
+            if not sent:
+                send(proc.requests, payload)
             reply = receive(proc.replies, deadline)
         except BrokenPipeError:
             reply = None
@@ -351,20 +361,21 @@ def send(fd: int, payload: bytes) -> None:
 
 def receive(fd: int, deadline: float | None) -> bytes | None:
     """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
-    data = b""
+    data = bytearray()
     need = _HEADER.size
     while len(data) < need:
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not _readable(fd, remaining):
                 return None
-        chunk = os.read(fd, max(need - len(data), 1 << 16))
+        # Never past this message: the next one may already wait in the pipe.
+        chunk = os.read(fd, need - len(data))
         if not chunk:
             return None
         data += chunk
         if need == _HEADER.size and len(data) >= need:
             need += _HEADER.unpack_from(data)[0]
-    return data[_HEADER.size:]
+    return bytes(memoryview(data)[_HEADER.size:])
 
 
 def _readable(fd: int, timeout: float) -> bool:
