@@ -26,7 +26,7 @@ from .._engine.cache import AnswerCache, on_clear
 from .._maps.buffer import dtype_bits
 from .._maps.evaluate import IntArray
 from .._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from .._maps.view import View, addresses_in_box, all_points, fits_int64
+from .._maps.view import View, addresses_on_grid, fits_int64
 from ..errors import (
     CoordinateError,
     InternalError,
@@ -259,11 +259,17 @@ class _Enumerated:
 def _enumerated(view: View, dim: int) -> _Enumerated | None:
     """The numpy facts of a small view; ``None`` where numpy cannot evaluate it exactly."""
     try:
-        addr, valid = addresses_in_box(view, all_points(view.shape))
+        addr, valid = addresses_on_grid(view, _box_grid(view.shape))
     except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers, or a map numpy
         # cannot evaluate: ISL decides
         return None
-    return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
+    return _Enumerated(view, dim, np.broadcast_to(addr, view.shape), valid)
+
+
+def _box_grid(shape: tuple[int, ...]) -> list[IntArray]:
+    """The coordinates of every point of the box, one broadcastable array per dim."""
+    return [np.arange(n, dtype=np.int64).reshape([n if j == k else 1 for j in range(len(shape))])
+            for k, n in enumerate(shape)]
 
 
 def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
@@ -285,13 +291,14 @@ def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
 def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray,
                     g: int) -> list[tuple[int, ...]]:
     """Bad steps on the given lines that decide their gcd with ``g`` (``_decisive``)."""
-    points = np.repeat(lines, len(positions), axis=0)
-    points[:, dim] = np.tile(positions, len(lines))
+    grid = [lines[:, k:k + 1] for k in range(view.rank)]
+    grid[dim] = positions.reshape(1, -1)
     try:
-        addr, valid = addresses_in_box(view, points)
+        addr, valid = addresses_on_grid(view, grid)
     except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers: ISL decides alone
         return []
-    addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
+    shape = (len(lines), len(positions))  # a rank-1 view's lines are all the one line
+    addr, valid = np.broadcast_to(addr, shape), np.broadcast_to(valid, shape)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
     bad = np.argwhere(_bad_mask(addr, valid, 1) & (np.diff(positions) == 1))
     return [tuple(int(positions[k]) if j == dim else int(c) for j, c in enumerate(lines[line]))
@@ -452,11 +459,13 @@ def _line(view: View, pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple
     start = max(through[dim] - LINE_WINDOW // 2, 0)
     stop = min(start + LINE_WINDOW, view.shape[dim] - 1)
     if method == "numpy" or (method == "auto" and fits_int64(view)):
-        points = np.array([[c if k == dim else x for k, x in enumerate(through)]
-                           for c in range(start, stop + 1)], dtype=np.int64).reshape(-1, view.rank)
-        addr, valid = addresses_in_box(view, points)
+        positions = np.arange(start, stop + 1, dtype=np.int64)
+        grid = [positions if k == dim else np.array([x], dtype=np.int64) for k, x in enumerate(through)]
+        addr, valid = addresses_on_grid(view, grid)
+        addr, valid = np.broadcast_to(addr, positions.shape), np.broadcast_to(valid, positions.shape)
         good = (valid[:-1] & valid[1:] & (addr[1:] - addr[:-1] == 1)) | (~valid[:-1] & ~valid[1:])
-        return [tuple(int(c) for c in p) for p in points[:-1][~good]]
+        return [tuple(int(c) if k == dim else x for k, x in enumerate(through))
+                for c in positions[:-1][~good]]
     found: set[int] = set()
     for piece in pieces:
         line = piece

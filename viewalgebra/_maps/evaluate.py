@@ -169,6 +169,67 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
     return out, valid
 
 
+def apply_columns(tm: TransformMap, columns: Sequence[IntArray]) -> tuple[list[IntArray], BoolArray]:
+    """``apply_array`` on a grid: the upper coordinates as one array per dim, broadcastable against
+    each other (``np.arange(n).reshape(...)`` per dim of a box, say), the lower ones likewise.
+
+    Each op computes on arrays only as large as the dims it reads: a Merge of one upper dim divides
+    that dim's values, not every point's. The arithmetic is ``apply_array``'s, with the same
+    caller's checks (a meaningful map, no value beyond 64-bit integers); the validity mask
+    broadcasts like the columns.
+    """
+    ndim = max((c.ndim for c in columns), default=0)
+    zero = np.zeros((1,) * ndim, dtype=np.int64)
+    out: list[IntArray] = [zero] * tm.lower_rank
+    for op in tm.ops:
+        u, lo = op.upper_dims, op.lower_dims
+        match op:
+            case PassThrough():
+                for ud, ld in zip(u, lo, strict=True):
+                    out[ld] = columns[ud]
+            case Pad():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    out[ld] = columns[ud] - op.params[2 * k]
+            case Slice():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    out[ld] = columns[ud] + op.params[2 * k]
+            case Embed():
+                acc = zero
+                for ud, c in zip(u, op.params, strict=True):
+                    acc = acc + columns[ud] * c
+                out[lo[0]] = acc
+            case Unmerge():
+                acc = columns[u[0]]
+                for ud, s in zip(u[1:], op.params[1:], strict=True):
+                    acc = acc * s + columns[ud]
+                out[lo[0]] = acc
+            case Merge():
+                total = math.prod(op.params)  # exact: numpy's product wraps past 64 bits
+                rem, prev_stride = columns[u[0]], None
+                for i, ld in enumerate(lo):  # as _merge_array
+                    stride = math.prod(op.params[i + 1:])
+                    if stride in (total, prev_stride):
+                        out[ld] = zero
+                    else:
+                        out[ld], rem = np.divmod(rem, stride)
+                    prev_stride = stride
+            case Broadcast():
+                for ud, ld, p in zip(u, lo, op.params, strict=True):
+                    out[ld] = columns[ud] % p
+            case ConstDim():
+                for k, ld in enumerate(lo):
+                    out[ld] = zero + op.params[2 * k]
+            case AddDim():
+                pass
+            case _:
+                assert_never(op)
+    valid = np.ones((1,) * ndim, dtype=np.bool_)
+    for c in validity_checks(tm):
+        column = out[c.dim]
+        valid = valid & (column >= 0) & (column < c.bound)
+    return out, valid
+
+
 def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list[int]) -> None:
     # Walk the lower dims slowest first; a dim whose stride equals the total (all sizes so far 1)
     # or the previous stride (its size is 1) is constant 0; the first other dim is not reduced.

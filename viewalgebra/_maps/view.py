@@ -20,6 +20,7 @@ from .evaluate import (
     BoolArray,
     IntArray,
     apply_array,
+    apply_columns,
     check_coords,
     evaluate,
     evaluate_array,
@@ -156,6 +157,30 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
         raise TooComplexError("addresses_in_box: values can leave 64-bit integers")
     coords, valid = through_maps(view, points, apply_array)
     addr = view.buffer.offset + coords @ np.asarray(view.buffer.strides, dtype=np.int64)
+    return np.where(valid, addr, -1), valid
+
+
+def addresses_on_grid(view: View, columns: Sequence[IntArray]) -> tuple[IntArray, BoolArray]:
+    """``addresses_in_box`` of the points of a grid: one array of coordinates per view dim, of
+    values inside the box, broadcastable against each other; the results have the shape they
+    broadcast to. Each map is applied by ``apply_columns``, so work that depends on a few dims
+    is done once per value of those dims, not once per point."""
+    if not fits_int64(view):
+        raise TooComplexError("addresses_on_grid: values can leave 64-bit integers")
+    shape = np.broadcast_shapes(*(c.shape for c in columns))
+    coords = list(columns)
+    valid = np.ones((1,) * len(shape), dtype=np.bool_)
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
+        coords, ok = apply_columns(m, coords)
+        valid = valid & ok
+        for _, d, b in (link for link in narrow if link[0] == k):
+            valid = valid & (coords[d] < b)
+    addr: IntArray = np.full((1,) * len(shape), view.buffer.offset, dtype=np.int64)
+    for c, s in zip(coords, view.buffer.strides or (), strict=True):
+        if s:
+            addr = addr + c * s
+    valid = np.broadcast_to(valid, shape)
     return np.where(valid, addr, -1), valid
 
 
