@@ -178,6 +178,15 @@ def apply_columns(tm: TransformMap, columns: Sequence[IntArray]) -> tuple[list[I
     caller's checks (a meaningful map, no value beyond 64-bit integers); the validity mask
     broadcasts like the columns.
     """
+    out = lower_columns(tm, columns)
+    valid = np.ones((1,) * max((c.ndim for c in columns), default=0), dtype=np.bool_)
+    for mask in check_masks(tm, out):
+        valid = valid & mask
+    return out, valid
+
+
+def lower_columns(tm: TransformMap, columns: Sequence[IntArray]) -> list[IntArray]:
+    """The lower coordinates of ``apply_columns``, without the validity."""
     ndim = max((c.ndim for c in columns), default=0)
     zero = np.zeros((1,) * ndim, dtype=np.int64)
     out: list[IntArray] = [zero] * tm.lower_rank
@@ -223,11 +232,39 @@ def apply_columns(tm: TransformMap, columns: Sequence[IntArray]) -> tuple[list[I
                 pass
             case _:
                 assert_never(op)
-    valid = np.ones((1,) * ndim, dtype=np.bool_)
-    for c in validity_checks(tm):
-        column = out[c.dim]
-        valid = valid & (column >= 0) & (column < c.bound)
-    return out, valid
+    return out
+
+
+def check_masks(tm: TransformMap, lower: Sequence[IntArray]) -> list[BoolArray]:
+    """Where each of the map's validity checks (``validity_checks``, in order) holds, given the
+    lower coordinates of ``lower_columns``."""
+    return [(lower[c.dim] >= 0) & (lower[c.dim] < c.bound) for c in validity_checks(tm)]
+
+
+def lower_dependencies(tm: TransformMap, upper: Sequence[frozenset[int]]) -> list[frozenset[int]]:
+    """Which of some dims each lower coordinate of the map can depend on, given those each upper
+    coordinate can depend on: ``lower_columns``'s data flow (an upper coordinate that no op
+    reads is dropped; a lower one no op writes is 0)."""
+    out: list[frozenset[int]] = [frozenset()] * tm.lower_rank
+    for op in tm.ops:
+        u, lo = op.upper_dims, op.lower_dims
+        match op:
+            case PassThrough() | Pad() | Slice() | Broadcast():
+                for ud, ld in zip(u, lo, strict=True):
+                    out[ld] = upper[ud]
+            case Embed() | Unmerge():
+                out[lo[0]] = frozenset().union(*(upper[ud] for ud in u))
+            case Merge():
+                for ld in lo:
+                    out[ld] = upper[u[0]]
+            case ConstDim():
+                for ld in lo:
+                    out[ld] = frozenset()
+            case AddDim():
+                pass
+            case _:
+                assert_never(op)
+    return out
 
 
 def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list[int]) -> None:
