@@ -119,6 +119,8 @@ class _Names:
         self._buffers: dict[str, str] = {}
         self._maps: dict[TransformMap, str] = {}
         self._memrefs: dict[tuple[tuple[int, ...], str, str], str] = {}
+        self._types: dict[str, str] = {}
+        self._elements: dict[str, tuple[str, str]] = {}
         self._tails: dict[tuple[str, str], dict[TransformMap, str]] = {}
         self.constants: list[str] = []
         """Constants the writer adds (a new fill's value)."""
@@ -163,22 +165,28 @@ class _Names:
         return self.attributes.get(self.origin(buffer), "")
 
     def type(self, value: str) -> str:
-        v = self.kernel.values[value]
-        if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
-            return self.full[value]
-        element, space = self.element(value)
-        return memref_type(self.kernel.shape(value), element, space=space)
+        found = self._types.get(value)
+        if found is None:
+            v = self.kernel.values[value]
+            if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
+                found = self.full[value]
+            else:
+                found = self.memref(self.kernel.shape(value), *self.element(value))
+            self._types[value] = found
+        return found
 
     def element(self, value: str) -> tuple[str, str]:
         """The element type and memory space of ``value``'s type: those of its buffer, or of the
         allocation the buffer derives from (a view's too, as rocMLIR's TransformOp builder gives
         them)."""
-        dtype = self.dtype(value)
-        full = self.full.get(self.origin(self.buffer(value)))
-        written = parse_shaped_type(full) if full else None
-        if written is None or written.dtype != dtype:
-            return dtype, ""
-        return written.element, written.space
+        found = self._elements.get(value)
+        if found is None:
+            dtype = self.dtype(value)
+            full = self.full.get(self.origin(self.buffer(value)))
+            written = parse_shaped_type(full) if full else None
+            found = self._elements[value] = ((dtype, "") if written is None or written.dtype != dtype
+                                             else (written.element, written.space))
+        return found
 
     def map(self, m: TransformMap) -> str:
         """``m`` as written after ``by``; a rewritten kernel repeats the same maps in many views."""
@@ -228,7 +236,11 @@ class _Names:
         # Each name is legal and not all digits; it starts with the prefix's first character.
         head = f"v{prefix}" if prefix[0].isdigit() else prefix
         taken = self.taken
-        found: list[str] = []
+        found = [f"{head}_{i}" for i in range(count)]
+        if taken.isdisjoint(found):  # none taken: each is its own fresh name
+            taken.update(found)
+            return found
+        found = []
         for i in range(count):
             name = f"{head}_{i}"
             if name in taken:
@@ -267,8 +279,8 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
         head = ["func.func"] + ([f.visibility] if f.visibility else []) + [f"@{f.name}({args})"]
         head += [f.results] if f.results else []
         head += [f"attributes {f.attributes}"] if f.attributes else []
-        return "\n".join([" ".join(head) + " {", *(f"  {line}" for line in lines),
-                          f"  {f.terminator or 'return'}", "}"])
+        # Each line indented by two spaces, the terminator's too (one join, not a string per line).
+        return " ".join(head) + " {\n  " + "\n  ".join([*lines, f.terminator or "return"]) + "\n}"
     types = [names.type(a) for a in k.arguments()]
     results = f.results.removeprefix("->").strip()
     properties = [("sym_name", f'"{f.name}"' if re.fullmatch(r"[\w$.\-]+", f.name) else f.name),
@@ -316,15 +328,16 @@ def _transforms(v: ViewValue, names: _Names, generic: bool) -> list[str]:
     m, target = maps[0], targets[0]
     lines = [f"%{target} = rock.transform %{below} by {names.map(m)} : {source} to "
              f"{names.memref(m.upper_bounds, element, space)}"]
-    below = target
     tails = names.transform_tails(element, space)
-    for m, target in zip(maps[1:], targets[1:], strict=True):
-        tail = tails.get(m)
-        if tail is None:
-            tail = tails[m] = (f"by {names.map(m)} : {names.memref(m.lower_bounds, element, space)} to "
-                               f"{names.memref(m.upper_bounds, element, space)}")
-        lines.append(f"%{target} = rock.transform %{below} {tail}")
-        below = target
+
+    def tail(m: TransformMap) -> str:
+        found = tails[m] = (f"by {names.map(m)} : {names.memref(m.lower_bounds, element, space)} to "
+                            f"{names.memref(m.upper_bounds, element, space)}")
+        return found
+
+    ends = [tails.get(m) or tail(m) for m in maps[1:]]
+    lines += [f"%{target} = rock.transform %{below} {end}"
+              for below, target, end in zip(targets, targets[1:], ends, strict=False)]
     return lines
 
 
