@@ -242,7 +242,7 @@ def _box_grid(shape: tuple[int, ...]) -> list[np.ndarray]:
 
 
 @given(view=views(max_maps=3, max_points=400), data=st.data())
-@settings(derandomize=True, deadline=None, max_examples=200)
+@settings(derandomize=True, deadline=None, max_examples=120)
 def test_grid_evaluation_equals_the_evaluation_of_every_point(view, data):
     """``addresses_on_grid`` (one array of coordinates per dim, each map on arrays only as large as
     the dims it reads) against the oracle's evaluation of every point of the box, and of lines

@@ -117,7 +117,7 @@ def coupled_views(draw: st.DrawFn) -> va.View:
     return va.View(va.Buffer(shape, "f32", strides=strides, offset=draw(st.integers(0, 50))), maps)
 
 
-@settings(derandomize=True, deadline=None, max_examples=300)
+@settings(derandomize=True, deadline=None, max_examples=200)
 @given(view=coupled_views(), data=st.data())
 def test_dims_that_interact_are_one_group(view, data):
     """Each of ``coupled_views``' kinds: the groups separate the view (the property below) and
@@ -131,7 +131,7 @@ def test_dims_that_interact_are_one_group(view, data):
         _check(view, dim, run, None, False, False, False, result)
 
 
-@settings(derandomize=True, deadline=None, max_examples=300)
+@settings(derandomize=True, deadline=None, max_examples=150)
 @given(view=views(max_maps=3, max_points=400).filter(lambda v: v.rank > 1), data=st.data())
 def test_groups_of_dims_separate_the_address_and_the_validity(view, data):
     """``_groups``: the address is a sum of one term per group of dims and the validity a

@@ -111,7 +111,7 @@ def chains(draw: st.DrawFn) -> va.mlir.MlirModule:
 
 @pytest.mark.parametrize("generic", [False, True])
 @given(module=chains())
-@settings(derandomize=True, max_examples=60, deadline=None)
+@settings(derandomize=True, max_examples=40, deadline=None)
 def test_transform_chains_are_written_as_one_map_at_a_time(module: va.mlir.MlirModule, generic: bool) -> None:
     text = va.write_mlir(module, generic=generic)
     with pytest.MonkeyPatch.context() as patch:
@@ -126,7 +126,7 @@ def test_transform_chains_are_written_as_one_map_at_a_time(module: va.mlir.MlirM
        count=st.integers(0, 5),
        taken=st.sets(st.sampled_from(["x_0", "x_1", "x_0_0", "x_0_1", "v0_0", "v0_1", "v2_0", "v2_0_0",
                                       "2_0", "v2_1", "a.b_0", "$q_1", "-z_0", "v2_0_0_0", "x_2", "a_b_0", "_1_0"])))
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=200)
 def test_fresh_run_names_as_fresh_does_one_at_a_time(prefix: str, count: int, taken: set[str]) -> None:
     k = va.kernel.Kernel("f")
     k.argument(prefix, (1,))
