@@ -236,13 +236,12 @@ class _Names:
         # Each name is legal and not all digits; it starts with the prefix's first character.
         head = f"v{prefix}" if prefix[0].isdigit() else prefix
         taken = self.taken
-        found = [f"{head}_{i}" for i in range(count)]
-        if taken.isdisjoint(found):  # none taken: each is its own fresh name
-            taken.update(found)
-            return found
-        found = []
-        for i in range(count):
-            name = f"{head}_{i}"
+        plain = [f"{head}_{i}" for i in range(count)]
+        if taken.isdisjoint(plain):  # none taken: each is its own fresh name
+            taken.update(plain)
+            return plain
+        found: list[str] = []
+        for name in plain:
             if name in taken:
                 name = self.fresh(name)
             else:
