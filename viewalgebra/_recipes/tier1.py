@@ -10,7 +10,10 @@ Each line is read as rocMLIR's perf scripts read it (``ConvConfiguration.fromCom
   ``-u -v``, dilations ``-l -j`` and the group count ``-g``. ``-c`` and ``-k`` count all groups'
   channels (``ConvProblem`` holds them per group). A layout's letters become rock.conv's dim
   names as perfRunner maps them: the filter's ``N`` is ``k``, the output's ``C`` is ``k``, ``H`` and
-  ``W`` are ``0`` and ``1``, digits stay (``N01GC`` is the filter layout ``k 0 1 g c``).
+  ``W`` are ``0`` and ``1``, digits stay (``N01GC`` is the filter layout ``k 0 1 g c``). A layout
+  without ``G`` gets one where rocmlir-gen puts it (``correctConvParameters`` in
+  mlir/tools/rocmlir-gen/rocmlir-gen.cpp): first in the filter, after ``N`` in the input and
+  output (``NCHW`` is the filter ``g k c 0 1`` and the input ``ni gi ci 0i 1i``).
 * a gemm line is ``-t f16 -out_datatype f16 -transA false -transB false -g 1 -m .. -n .. -k ..``
   (flag and value pairs, ``-transA``/``-transB`` true when ``1`` or ``true``; ``-perf_config``
   optional).
@@ -109,10 +112,15 @@ def _int(line: _Line, index: int, flag: str, kind: str, *, zero: bool = False) -
 
 def _layout(line: _Line, index: int, names: dict[str, str], flag: str) -> tuple[str, ...]:
     token = line.tokens[index][0]
-    dims = [names.get(letter) for letter in token]
+    letters = token
+    if len(token) == 4 and "G" not in token:  # rocmlir-gen's correctConvParameters adds the group dim
+        at = 0 if flag == "-f" else token.find("N") + 1
+        letters = token[:at] + "G" + token[at:]
+    dims = [names.get(letter) for letter in letters]
     if None in dims or len(set(dims)) != 5 or len(dims) != 5:
         raise line.fail(index, f"conv line: {flag} {token!r}, expected five distinct letters of "
-                               f"{''.join(n for n in names if not n.isdigit())} or 0 and 1 (e.g. NGC01)")
+                               f"{''.join(n for n in names if not n.isdigit())} or 0 and 1 (e.g. NGC01), "
+                               f"or four without G")
     return tuple(d for d in dims if d is not None)
 
 
@@ -163,7 +171,7 @@ def _gemm(line: _Line) -> tuple[GemmProblem, int | None, AccelPerfConfig | Gener
     config = None
     if "-perf_config" in values:
         token, at = values["-perf_config"]
-        config = parse_perf_config(token, False, line.source, at)
+        config = parse_perf_config(token, False, line.source, line.tokens[at][1])
     problem = GemmProblem(
         m=_int(line, values["-m"][1], "-m", "gemm"), n=_int(line, values["-n"][1], "-n", "gemm"),
         k=_int(line, values["-k"][1], "-k", "gemm"), dtype=values["-t"][0],
