@@ -42,7 +42,8 @@ class MfmaInstruction:
     mlir/lib/Dialect/Rock/IR/MfmaInsnGroup.cpp).
 
     Example: ``rocdl.mfma.f32.32x32x8f16`` is ``MfmaInstruction("rocdl.mfma.f32.32x32x8f16", 32, 8,
-    1)``: ``k_base`` 4, one input span of 32 per 64 lanes, not a k reduction.
+    1)``: each lane passes ``k_base`` 4 values of k, and the two halves of the wave (two input
+    spans of 32 lanes) read different k, so the instruction reduces over k.
     """
 
     name: str
