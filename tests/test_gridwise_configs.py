@@ -160,7 +160,7 @@ def perf_strings(draw: st.DrawFn) -> tuple[str, bool, dict[str, int]]:
         values = [draw(size) for _ in range(count)]
         if version == 3:
             values[7], values[8] = draw(st.integers(0, 4)), draw(st.integers(0, 2))
-        roles = dict(zip("bs m n k mpt npt sk sv os".split(), values, strict=False))
+        roles = dict(zip(["bs", "m", "n", "k", "mpt", "npt", "sk", "sv", "os"], values, strict=False))
         return f"v{version}:" + ",".join(map(str, values)), False, roles
     version, count, wmma = draw(st.sampled_from(sorted(_ACCEL)))
     written = _ACCEL[version, count, wmma].split()
