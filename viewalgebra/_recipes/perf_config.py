@@ -201,8 +201,12 @@ def _legacy_waves(m_per_block: int, n_per_block: int, old: int, mn_per_xdl: int)
 
 
 def _check_fields(obj: object, names: tuple[str, ...], what: str) -> None:
+    """Each field an ``int`` (a numpy integer is converted) of at least 1 or 0."""
     for name in names:
-        value = integer(getattr(obj, name), f"{what}: {name}", InvalidArgumentError)
+        value = getattr(obj, name)
+        if type(value) is not int:  # the tuning spaces build thousands: plain ints skip the full check
+            value = integer(value, f"{what}: {name}", InvalidArgumentError)
+            object.__setattr__(obj, name, value)
         if value < (1 if name in _POSITIVE else 0):
             least = "positive" if name in _POSITIVE else "at least 0"
             raise InvalidArgumentError(f"{what}: {name} must be {least}, got {value}")
