@@ -3,7 +3,7 @@
 The problem lists are checked against an independent reading of each line (the sizes each layout
 letter stands for); the perf configs round-trip over every version; the tuning spaces are checked
 against counts derived by hand from rocMLIR's sources and against a literal transcription of its
-loops and rules that shares no code with the port.
+loops and rules that shares only the instruction tables with the port.
 """
 
 from __future__ import annotations
@@ -417,7 +417,8 @@ def test_the_non_accelerated_space_as_derived_by_hand():
 
 
 # A literal transcription of createGemmTuningRangeBF's loops and of paramsProbablyValid /
-# couldBePerformant, written from rocMLIR's sources without the port's pruning or helpers.
+# couldBePerformant, written from rocMLIR's sources; it shares only the instruction tables (arch.mfma,
+# arch.wmma, tested on their own above) with the port.
 
 def _rocmlir_d_per_wave(kind, d_per_block, wave_size):
     max_d = 128 if kind == "full" else 2**32
