@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "tests")]  # this checkout
 
 import bench_fresh  # noqa: E402
+import bench_gridwise  # noqa: E402
 import bench_import  # noqa: E402
 import bench_index_range  # noqa: E402
 import bench_invert  # noqa: E402
@@ -32,7 +33,7 @@ SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("inve
             ("index range", bench_index_range), ("simplify", bench_simplify),
             ("sub-dimensions", bench_sub_dimensions), ("validity", bench_validity),
             ("regularize and write", bench_scale), ("service", bench_service),
-            ("fresh process", bench_fresh))
+            ("fresh process", bench_fresh), ("gridwise", bench_gridwise))
 
 
 def figure(value: float, what: str) -> str:
