@@ -4,14 +4,9 @@ recipes are written with (``TopDownMapBuilder``, ``BottomUpMapBuilder``), the ge
 forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm`` (``gemm_to_gridwise``,
 ``gridwise_views``)."""
 
-from ._recipes.builder import (
-    BottomUpMapBuilder,
-    BottomUpTopDimsWrapper,
-    TopDownBottomDimsWrapper,
-    TopDownMapBuilder,
-    expand_names_in_place,
-)
+from ._recipes.builder import BottomUpMapBuilder, TopDownMapBuilder
 from ._recipes.conv_to_gemm import ConvGemm, conv_to_gemm
+from ._recipes.dims_wrappers import BottomUpTopDimsWrapper, TopDownBottomDimsWrapper, expand_names_in_place
 from ._recipes.gemm_to_gridwise import (
     GridwiseGemm,
     calculate_padding,

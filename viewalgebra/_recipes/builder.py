@@ -2,28 +2,19 @@
 (view-side) shape and defines the lower dims, ``BottomUpMapBuilder`` starts from the lower shape
 and defines the upper dims; ``get()`` returns a verified, strict ``TransformMap``.
 
-A port of ``TopDownTMBuilder``, ``BottomUpTMBuilder``, ``TopDownTMBottomDimsWrapper``,
-``BottomUpTMTopDimsWrapper`` and ``expandNamesInPlace`` (rocMLIR's
+A port of ``TopDownTMBuilder`` and ``BottomUpTMBuilder`` (rocMLIR's
 mlir/include/mlir/Dialect/Rock/IR/TransformMapBuilder.h at 045c8a25751f and
-mlir/lib/Dialect/Rock/IR/TransformMapBuilder.cpp at e7743480a5c1; docs/gridwise.md). Each method
-takes its rocMLIR overload's arguments in the same order under a snake_case name; where rocMLIR
-asserts (a name defined twice, a Merge whose sizes do not multiply to the upper size, an unknown
-name that ``StringMap::operator[]`` would silently read as dim 0) these raise
+mlir/lib/Dialect/Rock/IR/TransformMapBuilder.cpp at e7743480a5c1; their wrappers and
+``expandNamesInPlace`` are in dims_wrappers.py; docs/gridwise.md). Each method takes its rocMLIR
+overload's arguments in the same order under a snake_case name; where rocMLIR asserts (a name
+defined twice, a Merge whose sizes do not multiply to the upper size) these raise
 ``InvalidTransformError`` naming the dim and the rule.
-
-Example (the filter of a forward conv, ``ConvToGemm.cpp``)::
-
-    b = BottomUpMapBuilder(["g", "k", "c", "0", "1"], [1, 320, 4, 3, 3])
-    b.pass_through(["gemmG"], [0], ["g"])
-    b.merge("gemmK", 1, ["c", "0", "1"])
-    b.pass_through(["gemmM"], [2], ["k"])
-    b.get()  # <PassThrough ["gemmG"] at [0] -> ["g"] at [0]>, <Merge{4, 3, 3} ["gemmK"] ...
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 from .._common.ints import integer, integers
@@ -47,7 +38,7 @@ Names = str | Sequence[str]
 Dims = int | Sequence[int]
 
 
-def _names(value: Names, what: str) -> tuple[str, ...]:
+def as_names(value: Names, what: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
@@ -61,11 +52,11 @@ def _dims(value: Dims, what: str) -> tuple[int, ...]:
     return (integer(value, what, InvalidTransformError),)
 
 
-def _quote(names: Sequence[str]) -> str:
+def quote_names(names: Sequence[str]) -> str:
     return "[" + ", ".join(f'"{n}"' for n in names) + "]"
 
 
-class _MapBuilder:
+class MapBuilder:
     """What both directions share: the start space (given), the end space (being defined), the
     transforms so far. "Start" is the space the builder began from, "end" the one it builds."""
 
@@ -79,14 +70,14 @@ class _MapBuilder:
         if any(s < 0 for s in sizes):
             raise InvalidTransformError(f"{kind}: shape {list(sizes)} has a negative size")
         start = (tuple(f"dim{i}" for i in range(len(sizes))) if names is None
-                 else _names(names, f"{kind}: names"))
+                 else as_names(names, f"{kind}: names"))
         if len(start) != len(sizes):
             raise InvalidTransformError(
                 f"{kind}: {len(start)} names for {len(sizes)} sizes "
                 "(rocMLIR: \"Start names and shape must have the same size\")")
         repeated = sorted({n for n in start if start.count(n) > 1})
         if repeated:
-            raise InvalidTransformError(f"{kind}: start dim {_quote(repeated)[1:-1]} is named twice")
+            raise InvalidTransformError(f"{kind}: start dim {quote_names(repeated)[1:-1]} is named twice")
         self._start_names = start
         self._start_shape = sizes
         self._start_index = {n: i for i, n in enumerate(start)}
@@ -116,7 +107,7 @@ class _MapBuilder:
         if name not in self._start_index:
             raise InvalidTransformError(
                 f"{type(self).__name__}.{method}: \"{name}\" is not a start dim "
-                f"(start dims: {_quote(self._start_names)})")
+                f"(start dims: {quote_names(self._start_names)})")
         return self._start_index[name]
 
     def start_size(self, name: str | int) -> int:
@@ -131,7 +122,7 @@ class _MapBuilder:
         if name not in self._end_index:
             raise InvalidTransformError(
                 f"{type(self).__name__}.end_index: \"{name}\" is not defined yet "
-                f"(end dims: {_quote(self.end_names)})")
+                f"(end dims: {quote_names(self.end_names)})")
         return self._end_index[name]
 
     def end_size(self, name: str | int) -> int:
@@ -198,8 +189,8 @@ class _MapBuilder:
         ``pass_through(names)``, ``pass_through(out_name, in_names=in_name)`` and
         ``pass_through(out_names, out_dims, in_names)``.
         """
-        outs = _names(out_names, "pass_through: out_names")
-        ins = outs if in_names is None else _names(in_names, "pass_through: in_names")
+        outs = as_names(out_names, "pass_through: out_names")
+        ins = outs if in_names is None else as_names(in_names, "pass_through: in_names")
         if len(outs) != len(ins):
             raise InvalidTransformError(
                 f"{type(self).__name__}.pass_through: {len(outs)} out names for {len(ins)} in names "
@@ -226,7 +217,7 @@ class _MapBuilder:
             if not 0 <= s < len(self._start_names):
                 raise InvalidTransformError(
                     f"{type(self).__name__}.pass_through_indices: no start dim {s} "
-                    f"(start dims: {_quote(self._start_names)})")
+                    f"(start dims: {quote_names(self._start_names)})")
         names = tuple(self._start_names[s] for s in starts)
         defines = [(n, e, self._start_shape[s]) for n, e, s in zip(names, ends, starts, strict=True)]
         self._add("pass_through_indices", PassThrough, (), (names, starts), (names, ends), defines)
@@ -241,8 +232,8 @@ class _MapBuilder:
         ``pad(out_name, [left, right], in_names=in_name)`` and
         ``pad(out_names, params, out_dims, in_names)``.
         """
-        outs = _names(out_names, "pad: out_names")
-        ins = outs if in_names is None else _names(in_names, "pad: in_names")
+        outs = as_names(out_names, "pad: out_names")
+        ins = outs if in_names is None else as_names(in_names, "pad: in_names")
         amounts = integers(params, "pad: params", InvalidTransformError)
         kind = f"{type(self).__name__}.pad"
         if len(outs) != len(ins):
@@ -295,7 +286,7 @@ class _MapBuilder:
         return self.end_names, bounds
 
 
-class TopDownMapBuilder(_MapBuilder):
+class TopDownMapBuilder(MapBuilder):
     """Builds a map from its upper (view-side) shape down (rocMLIR's ``TopDownTMBuilder``).
 
     Example (rocMLIR's ``computeOutputTransforms``, a C tile of ``[1, 64, 64]`` blocks of 16)::
@@ -323,7 +314,7 @@ class TopDownMapBuilder(_MapBuilder):
 
     def const_dim(self, lower_names: Names, lower_dims: Dims, values: Dims, sizes: Dims) -> None:
         """Lower dims of the given sizes held at constant values (``constDim``)."""
-        names = _names(lower_names, "const_dim: lower_names")
+        names = as_names(lower_names, "const_dim: lower_names")
         dims = _dims(lower_dims, "const_dim: lower_dims")
         vals = _dims(values, "const_dim: values")
         lens = _dims(sizes, "const_dim: sizes")
@@ -339,7 +330,7 @@ class TopDownMapBuilder(_MapBuilder):
     def embed(self, lower_name: str, lower_dim: int, lower_size: int, upper_names: Sequence[str],
               coefficients: Sequence[int]) -> None:
         """``lower = sum coefficient_i * upper_i`` with the lower size given (``embed``)."""
-        uppers = _names(upper_names, "embed: upper_names")
+        uppers = as_names(upper_names, "embed: upper_names")
         coeffs = integers(coefficients, "embed: coefficients", InvalidTransformError)
         if len(uppers) != len(coeffs):
             raise InvalidTransformError(
@@ -354,7 +345,7 @@ class TopDownMapBuilder(_MapBuilder):
                 lengths: Sequence[int]) -> None:
         """``lower = (((u_0) * l_1 + u_1) * l_2 + ...)``; its size is the product of
         ``lengths`` (``unmerge``)."""
-        uppers = _names(upper_names, "unmerge: upper_names")
+        uppers = as_names(upper_names, "unmerge: upper_names")
         lens = integers(lengths, "unmerge: lengths", InvalidTransformError)
         kind = "TopDownMapBuilder.unmerge"
         if len(uppers) != len(lens):
@@ -374,7 +365,7 @@ class TopDownMapBuilder(_MapBuilder):
     def merge(self, lower_names: Sequence[str], lower_dims: Sequence[int], upper_name: str,
               sizes: Sequence[int]) -> None:
         """Split upper dim ``upper_name`` into lower dims of the given sizes (``merge``)."""
-        lowers = _names(lower_names, "merge: lower_names")
+        lowers = as_names(lower_names, "merge: lower_names")
         dims = integers(lower_dims, "merge: lower_dims", InvalidTransformError)
         lens = integers(sizes, "merge: sizes", InvalidTransformError)
         kind = "TopDownMapBuilder.merge"
@@ -392,7 +383,7 @@ class TopDownMapBuilder(_MapBuilder):
                   list(zip(lowers, dims, lens, strict=True)))
 
 
-class BottomUpMapBuilder(_MapBuilder):
+class BottomUpMapBuilder(MapBuilder):
     """Builds a map from its lower shape up (rocMLIR's ``BottomUpTMBuilder``).
 
     Example (rocMLIR's ``padMatrix``, K of ``[1, 36, 320]`` padded by 28)::
@@ -430,7 +421,7 @@ class BottomUpMapBuilder(_MapBuilder):
         for d in dims:
             if not 0 <= d < len(self._start_names):
                 raise InvalidTransformError(f"BottomUpMapBuilder.broadcast: no start dim {d} "
-                                            f"(start dims: {_quote(self._start_names)})")
+                                            f"(start dims: {quote_names(self._start_names)})")
         names = tuple(self._start_names[d] for d in dims)
         params = tuple(self._start_shape[d] for d in dims)
         self._add("broadcast", Broadcast, params, (names, dims), (names, dims),
@@ -440,8 +431,8 @@ class BottomUpMapBuilder(_MapBuilder):
               ends: Sequence[int]) -> None:
         """Take ``[begin, end)`` of each lower dim as an upper dim at the same position
         (``slice``)."""
-        uppers = _names(upper_names, "slice: upper_names")
-        lowers = _names(lower_names, "slice: lower_names")
+        uppers = as_names(upper_names, "slice: upper_names")
+        lowers = as_names(lower_names, "slice: lower_names")
         first = integers(begins, "slice: begins", InvalidTransformError)
         last = integers(ends, "slice: ends", InvalidTransformError)
         if not len(uppers) == len(lowers) == len(first) == len(last):
@@ -462,7 +453,7 @@ class BottomUpMapBuilder(_MapBuilder):
     def embed(self, upper_names: Sequence[str], upper_dims: Sequence[int], upper_sizes: Sequence[int],
               lower_name: str, coefficients: Sequence[int]) -> None:
         """``lower = sum coefficient_i * upper_i`` with the upper sizes given (``embed``)."""
-        uppers = _names(upper_names, "embed: upper_names")
+        uppers = as_names(upper_names, "embed: upper_names")
         dims = integers(upper_dims, "embed: upper_dims", InvalidTransformError)
         lens = integers(upper_sizes, "embed: upper_sizes", InvalidTransformError)
         coeffs = integers(coefficients, "embed: coefficients", InvalidTransformError)
@@ -479,7 +470,7 @@ class BottomUpMapBuilder(_MapBuilder):
                 lengths: Sequence[int]) -> None:
         """Split lower dim ``lower_name`` into upper dims of the given lengths, outermost first
         (``unmerge``)."""
-        uppers = _names(upper_names, "unmerge: upper_names")
+        uppers = as_names(upper_names, "unmerge: upper_names")
         dims = integers(upper_dims, "unmerge: upper_dims", InvalidTransformError)
         lens = integers(lengths, "unmerge: lengths", InvalidTransformError)
         kind = "BottomUpMapBuilder.unmerge"
@@ -498,105 +489,9 @@ class BottomUpMapBuilder(_MapBuilder):
 
     def merge(self, upper_name: str, upper_dim: int, lower_names: Sequence[str]) -> None:
         """Combine lower dims into one upper dim; the sizes are the lower dims' (``merge``)."""
-        lowers = _names(lower_names, "merge: lower_names")
+        lowers = as_names(lower_names, "merge: lower_names")
         dims = self._starts(lowers, "merge")
         lens = tuple(self._start_shape[d] for d in dims)
         at = integer(upper_dim, "merge: upper_dim", InvalidTransformError)
         self._add("merge", Merge, lens, (lowers, dims), ((upper_name,), (at,)),
                   [(upper_name, at, math.prod(lens))])
-
-
-def _lookup(dims: Mapping[str, int], names: Sequence[str], kind: str) -> tuple[int, ...]:
-    missing = [n for n in names if n not in dims]
-    if missing:
-        raise InvalidTransformError(
-            f"{kind}: \"{missing[0]}\" has no position in the wrapper's map "
-            f"(it has {_quote(sorted(dims))})")
-    return tuple(dims[n] for n in names)
-
-
-class TopDownBottomDimsWrapper:
-    """A top-down builder whose lower dims are placed by a name -> position map
-    (``TopDownTMBottomDimsWrapper``), for maps where a merge adds dims."""
-
-    def __init__(self, builder: TopDownMapBuilder, bottom_dims: Mapping[str, int]) -> None:
-        self.builder = builder
-        self.bottom_dims = dict(bottom_dims)
-
-    def to_bottom_dims(self, names: Names) -> tuple[int, ...]:
-        return _lookup(self.bottom_dims, _names(names, "names"), "TopDownBottomDimsWrapper")
-
-    def pass_through(self, names: Names) -> None:
-        self.builder.pass_through(names, self.to_bottom_dims(names), names)
-
-    def pad(self, out_names: Names, in_names: Names, params: Sequence[int]) -> None:
-        self.builder.pad(out_names, params, self.to_bottom_dims(out_names), in_names)
-
-    def const_dim(self, lower_names: Names, values: Dims, sizes: Dims) -> None:
-        self.builder.const_dim(lower_names, self.to_bottom_dims(lower_names), values, sizes)
-
-    def embed(self, lower_name: str, lower_size: int, upper_names: Sequence[str],
-              coefficients: Sequence[int]) -> None:
-        self.builder.embed(lower_name, self.to_bottom_dims(lower_name)[0], lower_size, upper_names,
-                           coefficients)
-
-    def unmerge(self, lower_name: str, upper_names: Sequence[str], lengths: Sequence[int]) -> None:
-        self.builder.unmerge(lower_name, self.to_bottom_dims(lower_name)[0], upper_names, lengths)
-
-    def merge(self, lower_names: Sequence[str], upper_name: str, sizes: Sequence[int]) -> None:
-        self.builder.merge(lower_names, self.to_bottom_dims(lower_names), upper_name, sizes)
-
-
-class BottomUpTopDimsWrapper:
-    """A bottom-up builder whose upper dims are placed by a name -> position map
-    (``BottomUpTMTopDimsWrapper``), for maps where an embed or unmerge adds dims; the map
-    usually comes from ``expand_names_in_place``."""
-
-    def __init__(self, builder: BottomUpMapBuilder, top_dims: Mapping[str, int]) -> None:
-        self.builder = builder
-        self.top_dims = dict(top_dims)
-
-    def to_top_dims(self, names: Names) -> tuple[int, ...]:
-        return _lookup(self.top_dims, _names(names, "names"), "BottomUpTopDimsWrapper")
-
-    def pass_through(self, names: Names, in_names: Names | None = None) -> None:
-        """Pass ``in_names`` (default ``names``) through as ``names`` at their mapped positions;
-        with ``in_names`` this is the ``passThrough(outName, inName)`` that ``ConvToGemm.cpp``
-        uses for a filter of size 1."""
-        self.builder.pass_through(names, self.to_top_dims(names), names if in_names is None else in_names)
-
-    def pad(self, out_names: Names, in_names: Names, params: Sequence[int]) -> None:
-        self.builder.pad(out_names, params, self.to_top_dims(out_names), in_names)
-
-    def add_dim(self, name: str, size: int) -> None:
-        self.builder.add_dim(name, self.to_top_dims(name)[0], size)
-
-    def embed(self, upper_names: Sequence[str], upper_sizes: Sequence[int], lower_name: str,
-              coefficients: Sequence[int]) -> None:
-        self.builder.embed(upper_names, self.to_top_dims(upper_names), upper_sizes, lower_name, coefficients)
-
-    def unmerge(self, upper_names: Sequence[str], lower_name: str, lengths: Sequence[int]) -> None:
-        self.builder.unmerge(upper_names, self.to_top_dims(upper_names), lower_name, lengths)
-
-    def merge(self, upper_name: str, lower_names: Sequence[str]) -> None:
-        self.builder.merge(upper_name, self.to_top_dims(upper_name)[0], lower_names)
-
-
-def expand_names_in_place(original: Sequence[str] | _MapBuilder,
-                          expansion: Mapping[str, Sequence[str]]) -> dict[str, int]:
-    """Positions of ``original``'s names with some replaced in place by several
-    (``expandNamesInPlace``); a builder stands for its end names.
-
-    Example: ``expand_names_in_place(["a", "b", "c"], {"b": ["x", "y"]}) == {"a": 0, "x": 1,
-    "y": 2, "c": 3}``.
-    """
-    names = original.end_names if isinstance(original, _MapBuilder) else _names(original, "original")
-    found: dict[str, int] = {}
-    for name in names:
-        for new in expansion.get(name, (name,)):
-            if new in found:
-                raise InvalidTransformError(
-                    f"expand_names_in_place: \"{new}\" appears twice (rocMLIR: \"Duplicate dimension "
-                    "in dimension expansion\")")
-            found[new] = len(found)
-    return found

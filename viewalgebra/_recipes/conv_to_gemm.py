@@ -25,7 +25,8 @@ from .._maps.buffer import Buffer
 from .._maps.transform_map import TransformMap
 from .._maps.view import View
 from ..errors import InvalidArgumentError
-from .builder import BottomUpMapBuilder, BottomUpTopDimsWrapper, expand_names_in_place
+from .builder import BottomUpMapBuilder
+from .dims_wrappers import BottomUpTopDimsWrapper, expand_names_in_place
 from .problems import ConvProblem
 
 SPATIAL = 2
@@ -75,6 +76,14 @@ def conv_to_gemm(problem: ConvProblem, *, filter_view: View | None = None, input
     The views start from the conv's operands: plain buffers of ``problem``'s shapes and element
     types, or the given views (rocMLIR's operands are often views of flat kernel arguments), whose
     shapes must be the problem's. See the module docstring for the maps.
+
+    Example: the conv of rocMLIR's kernel in bug-1550-reduction-fusion-compile-failure.mlir,
+    ``ConvProblem(n=2, c=4, hi=64, wi=64, k=320, y=3, x=3, padding=(1, 1, 1, 1))`` (NCHW, KCYX,
+    NKHW), gives A ``[1, 36, 320]`` through ``<PassThrough ["gemmG"] at [0] -> ["g"] at [0]>,
+    <Merge{4, 3, 3} ["gemmK"] at [1] -> ["c", "0", "1"] at [2, 3, 4]>, <PassThrough ["gemmM"] at
+    [2] -> ["k"] at [1]>``, B ``[1, 36, 8192]`` through ``Merge{4, 3, 3}`` and ``Merge{2, 64,
+    64}``, ``Embed{1, 1}`` twice and ``Pad{1, 1, 1, 1} ["0ipad", "1ipad"]``, and C ``[1, 320,
+    8192]``.
     """
     if not isinstance(problem, ConvProblem):
         raise InvalidArgumentError(f"conv_to_gemm: expected a ConvProblem, got {problem!r}")

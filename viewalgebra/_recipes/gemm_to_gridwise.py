@@ -174,6 +174,13 @@ def gemm_to_gridwise(a: View, b: View, c: View, *, a_transposed: bool, b_transpo
     (``[G, K, M]`` when ``a_transposed``), B ``[G, K, N]`` (``[G, N, K]``), C ``[G, M, N]``
     (``[G, N, M]``), each with or without its leading ``G``. The block sizes are the perf
     config's (see ``calculate_padding``).
+
+    Example (rocMLIR's regularize.mlir, a batched gemm of ``#rock.mfma_gemm_params<kpackPerBlock
+    = 16, mPerBlock = 16, nPerBlock = 16, kpack = 1, ...>``): A ``memref<12x12x32xf32>`` (M 12, K
+    32, not transposed), B ``memref<12x32x12xf32>``, C ``memref<12x12x12xf32>`` become A
+    ``[12, 32, 16]`` through ``<PassThrough ["gemmK", "gemmM"] at [1, 2] -> ["gemmK", "gemmM"] at
+    [2, 1]>`` and ``<Pad{0, 4} ["gemmMPad"] at [2] -> ["gemmM"] at [2]>``, B ``[12, 32, 16]``
+    (``gemmNPad``) and C ``[12, 16, 16]``.
     """
     for flag, what in ((a_transposed, "a_transposed"), (b_transposed, "b_transposed"),
                        (c_transposed, "c_transposed")):
@@ -200,7 +207,14 @@ def gridwise_views(problem: GemmProblem | ConvProblem, *, m_per_block: int, n_pe
                    kpack_per_block: int, kpack: int = 1, split_k_factor: int = 1) -> GridwiseGemm:
     """The ``rock.gridwise_gemm`` operands of a problem over its own buffers: a ``GemmProblem``'s
     A, B and C as stored, or a forward conv's filter, input and output through
-    ``conv_to_gemm``."""
+    ``conv_to_gemm``.
+
+    Example: ``gridwise_views(ConvProblem(n=2, c=4, hi=64, wi=64, k=320, y=3, x=3, padding=(1, 1,
+    1, 1)), m_per_block=128, n_per_block=16, kpack_per_block=4, kpack=8)`` gives A ``[1, 64,
+    384]``, B ``[1, 64, 8192]``, C ``[1, 384, 8192]``: the operands of ``rock.gridwise_gemm_accel``
+    in rocMLIR's kernel (bug-1550-reduction-fusion-compile-failure.mlir), K padded by 28 and M by
+    64.
+    """
     blocks = {"m_per_block": m_per_block, "n_per_block": n_per_block,
               "kpack_per_block": kpack_per_block, "kpack": kpack, "split_k_factor": split_k_factor}
     if isinstance(problem, ConvProblem):
