@@ -17,7 +17,7 @@ from rocmlir_data import DATA
 import viewalgebra as va
 import viewalgebra.gridwise as gw
 
-GRIDWISE = DATA / "rocmlir" / "gridwise"
+GRIDWISE = DATA / "gridwise"
 BUG_1550 = (DATA / "rocmlir" / "bug-1550-reduction-fusion-compile-failure.mlir").read_text()
 
 

@@ -65,7 +65,7 @@ def test_a_conv_problem_goes_all_the_way_to_rocmlirs_gridwise_operands() -> None
 
 def gemm_cases() -> list[tuple[str, str, dict[str, int]]]:
     """(function, body, params) of each rock.gemm function of rocMLIR's gemm_to_gridwise.mlir."""
-    text = (ROCMLIR / "gridwise" / "gemm_to_gridwise.mlir").read_text()
+    text = (DATA / "gridwise" / "gemm_to_gridwise.mlir").read_text()
     params = {name: dict((k, int(v)) for k, v in re.findall(r"(\w+) = (\d+)", fields))
               for name, fields in re.findall(r"^(#\w+) = #rock\.\w+<(.*)>$", text, re.M)}
     cases = []

@@ -2,7 +2,9 @@
 the filter, input and output seen as ``rock.gemm``'s A ``[G, K, M]``, B ``[G, K, N]`` and C
 ``[G, M, N]`` (docs/gridwise.md, Conv to gemm).
 
-A port of mlir/lib/Dialect/Rock/Transforms/ConvToGemm.cpp (memref era): ``MatchLayoutsToInput``
+A port of mlir/lib/Dialect/Rock/Transforms/ConvToGemm.cpp (memref era: read at dd01ce1ee768,
+with the ``0ipad`` names and the size-1 forms of the later version that conv_to_gemm.mlir at
+186457bc4b1d tests; docs/gridwise.md, rocMLIR's sources): ``MatchLayoutsToInput``
 first permutes the filter and output so that their spatial (and channel, batch) dims follow the
 input's order; ``commonConvRewrite`` then builds, for a forward conv, the filter map
 (``PassThrough g -> gemmG``, ``Merge`` of the non-``k`` dims in memory order ``-> gemmK``,
@@ -11,10 +13,11 @@ input's order; ``commonConvRewrite`` then builds, for a forward conv, the filter
 for a filter of size 1 ``AddDim`` with ``Embed{stride}`` or with ``PassThrough`` when the stride
 is 1; ``Merge`` of ``ci, 0, 1`` to ``gemmK`` and of ``ni, 0o, 1o`` to ``gemmN`` in the order
 of the dims below) and the output map (``PassThrough go, ko -> gemmG, gemmM``, ``Merge`` of the
-rest ``-> gemmN``). rocMLIR's own kernels and lit tests pin the result:
-tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir (whole maps),
-tests/data/rocmlir/conv_to_gemm.mlir at 186457bc4b1d (the size-1 cases) and
-tests/data/rocmlir/conv_to_gemm_layout_regularization.mlir at dd01ce1ee768 (the relayouts).
+rest ``-> gemmN``). A rocMLIR kernel pins the result map for map
+(tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir), and so do rocMLIR's lit
+tests mlir/test/Dialect/Rock/conv_to_gemm.mlir at 186457bc4b1d (the size-1 cases) and
+conv_to_gemm_layout_regularization.mlir at dd01ce1ee768 (the relayouts), copied into
+tests/data/gridwise/.
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 from ``rock.gemm``'s: normalized to A ``[G, K, M]``, B ``[G, K, N]``, C ``[G, M, N]``, split
 along K for split-K, and padded up to whole block tiles (docs/gridwise.md, Gemm to gridwise).
 
-A port of mlir/lib/Dialect/Rock/Transforms/GemmToGridwise.cpp (memref era; ``GemmRewritePattern``
-and ``arrangeSplitKTransform``), of ``normalizeMatrix`` and ``padMatrix``
-(mlir/lib/Dialect/Rock/utility/loweringUtils.cpp) and of ``calculatePadding`` and
-``requiredPadding`` (mlir/lib/Dialect/Rock/Tuning/GridwiseGemmParams.cpp at 86823e882d59):
+A port of mlir/lib/Dialect/Rock/Transforms/GemmToGridwise.cpp (memref era: ``GemmRewritePattern``;
+``normalizeMatrix`` and ``padMatrix`` as read at 29eb88d59e5b, since moved to
+mlir/lib/Dialect/Rock/utility/loweringUtils.cpp unchanged; ``arrangeSplitKTransform`` as
+gemm_to_gridwise.mlir at dc58f1bf83a1 tests it) and of ``calculatePadding`` and
+``requiredPadding`` (mlir/lib/Dialect/Rock/Tuning/GridwiseGemmParams.cpp at 86823e882d59;
+docs/gridwise.md, rocMLIR's sources):
 
 1. ``normalizeMatrix``: a 2-D operand gets a ``gemmG`` of size 1 (``AddDim``); an operand stored
    the other way round is transposed by a ``PassThrough`` (A is taken ``[K, M]``, so rocMLIR's
@@ -19,8 +21,9 @@ and ``arrangeSplitKTransform``), of ``normalizeMatrix`` and ``padMatrix``
    ``kpackPerBlock * kpack`` (dims renamed ``gemmMPad``, ...); padding reads are invalid points.
 
 rocMLIR's kernels pin the maps (tests/data/rocmlir/bug-1550-reduction-fusion-compile-failure.mlir,
-bug-1546-compile-failure.mlir, regularize.mlir) and tests/data/rocmlir/gemm_to_gridwise.mlir at
-dc58f1bf83a1 the shapes (split-K among them).
+bug-1546-compile-failure.mlir, regularize.mlir) and rocMLIR's lit test
+mlir/test/Dialect/Rock/gemm_to_gridwise.mlir at dc58f1bf83a1 (tests/data/gridwise/) the shapes,
+split-K among them.
 """
 
 from __future__ import annotations
