@@ -4,6 +4,7 @@ gemms, equal to the unpadded operands on the original box and invalid outside it
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -205,3 +206,22 @@ def test_bad_arguments_are_refused_with_the_reason() -> None:
         gw.split_k(a, b, "c", 2)
     with pytest.raises(va.errors.InvalidArgumentError, match="gridwise_views: expected a GemmProblem or a ConvProblem"):
         gw.gridwise_views("gemm", m_per_block=4, n_per_block=4, kpack_per_block=4)
+
+
+@pytest.mark.parametrize("ta, tb, tc", [(False, False, False), (True, False, False), (False, True, True),
+                                        (True, True, False)])
+def test_a_gemm_problems_transposes_are_rock_gemms(ta: bool, tb: bool, tc: bool) -> None:
+    """``transpose_a`` is rock.gemm's ``tr %a`` (A stored [G, K, M]), not the other way round: the
+    gridwise A at (g, k, m) reads the stored element A[g, m, k] without it and A[g, k, m] with it."""
+    p = gw.GemmProblem(m=3, n=5, k=2, g=2, transpose_a=ta, transpose_b=tb, transpose_c=tc)
+    grid = gw.gridwise_views(p, m_per_block=4, n_per_block=8, kpack_per_block=2)
+    # (stored [G, K, D] or not): A is [G, K, M] only with tr, B is [G, K, N] only without it
+    for view, stored, k_outer, d in ((grid.a, p.a_shape, ta, p.m), (grid.b, p.b_shape, not tb, p.n)):
+        assert stored == ((p.g, p.k, d) if k_outer else (p.g, d, p.k))
+        for g, k, i in itertools.product(range(p.g), range(p.k), range(d)):
+            element = (g, k, i) if k_outer else (g, i, k)
+            assert view.address((g, k, i)) == np.ravel_multi_index(element, stored)
+    assert p.c_shape == ((p.g, p.n, p.m) if tc else (p.g, p.m, p.n))
+    for g, m, n in itertools.product(range(p.g), range(p.m), range(p.n)):
+        element = (g, n, m) if tc else (g, m, n)
+        assert grid.c.address((g, m, n)) == np.ravel_multi_index(element, p.c_shape)

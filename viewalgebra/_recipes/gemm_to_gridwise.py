@@ -230,8 +230,7 @@ def gridwise_views(problem: GemmProblem | ConvProblem, *, m_per_block: int, n_pe
     return gemm_to_gridwise(View(Buffer(problem.a_shape, problem.dtype)),
                             View(Buffer(problem.b_shape, problem.dtype)),
                             View(Buffer(problem.c_shape, problem.c_dtype)),
-                            # rocMLIR's flag on A means "stored [K, M]", the problem's "stored [M, K]"
-                            a_transposed=not problem.transpose_a, b_transposed=problem.transpose_b,
+                            a_transposed=problem.transpose_a, b_transposed=problem.transpose_b,
                             c_transposed=problem.transpose_c, **blocks)
 
 

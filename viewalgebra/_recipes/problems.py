@@ -1,10 +1,10 @@
 """The problems rocMLIR compiles: a ``rock.gemm`` and a 2-D forward ``rock.conv``, as frozen values
 with rocMLIR's dim names, checked on construction (docs/gridwise.md).
 
-A gemm is ``C[G, M, N] = A[G, K, M] * B[G, K, N]`` as ``rock.gemm`` sees it after
-``transposeA``/``transposeB`` are applied: A is stored ``[G, M, K]`` when ``transpose_a`` (and
-``[G, K, M]`` otherwise), B ``[G, N, K]`` when ``transpose_b``, C ``[G, N, M]`` when
-``transpose_c``. A conv is rocMLIR's ``rock.conv`` with its layout attributes: the filter's dims
+A gemm is ``C[G, M, N] = A[G, M, K] * B[G, K, N]`` with ``rock.gemm``'s transpose flags (and
+``rocmlir-gen``'s ``-transA``/``-transB``): A is stored ``[G, K, M]`` when ``transpose_a`` (rock.gemm's
+``tr %a``), else ``[G, M, K]``; B ``[G, N, K]`` when ``transpose_b``, else ``[G, K, N]``; C
+``[G, N, M]`` when ``transpose_c``, else ``[G, M, N]``. A conv is rocMLIR's ``rock.conv`` with its layout attributes: the filter's dims
 named ``g, k, c, 0, 1``, the input's ``ni, gi, ci, 0i, 1i`` and the output's ``no, go, ko, 0o, 1o``
 (``0`` and ``1`` are the spatial dims, height then width), each layout the order in memory,
 outermost first.
@@ -41,7 +41,7 @@ def _dtype(value: object, what: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class GemmProblem:
-    """``rock.gemm``: ``C[G, M, N] = A[G, K, M] * B[G, K, N]`` (stored transposed where asked).
+    """``rock.gemm``: ``C[G, M, N] = A[G, M, K] * B[G, K, N]`` (stored transposed where asked).
 
     Example: ``GemmProblem(m=1024, n=512, k=256, dtype="f16")``.
     """
@@ -78,8 +78,8 @@ class GemmProblem:
 
     @property
     def a_shape(self) -> tuple[int, int, int]:
-        """A as stored: ``[G, M, K]`` when ``transpose_a``, else ``[G, K, M]``."""
-        return (self.g, self.m, self.k) if self.transpose_a else (self.g, self.k, self.m)
+        """A as stored: ``[G, K, M]`` when ``transpose_a`` (rock.gemm's ``tr %a``), else ``[G, M, K]``."""
+        return (self.g, self.k, self.m) if self.transpose_a else (self.g, self.m, self.k)
 
     @property
     def b_shape(self) -> tuple[int, int, int]:
@@ -203,6 +203,7 @@ class ConvProblem:
     @property
     def gemm(self) -> GemmProblem:
         """The gemm a forward conv becomes (rocMLIR's ``ConvToGemm``): ``G = g``, ``M = k``,
-        ``K = c * y * x``, ``N = n * ho * wo``."""
+        ``K = c * y * x``, ``N = n * ho * wo``, A (the filter) seen ``[G, K, M]`` as rocMLIR's
+        ``rock.gemm %c = tr %a * %b`` takes it."""
         return GemmProblem(m=self.k, n=self.n * self.ho * self.wo, k=self.c * self.y * self.x,
-                           dtype=self.dtype, g=self.g, out_dtype=self.out_dtype)
+                           dtype=self.dtype, g=self.g, transpose_a=True, out_dtype=self.out_dtype)
