@@ -4,10 +4,10 @@ with rocMLIR's dim names, checked on construction (docs/gridwise.md).
 A gemm is ``C[G, M, N] = A[G, M, K] * B[G, K, N]`` with ``rock.gemm``'s transpose flags (and
 ``rocmlir-gen``'s ``-transA``/``-transB``): A is stored ``[G, K, M]`` when ``transpose_a`` (rock.gemm's
 ``tr %a``), else ``[G, M, K]``; B ``[G, N, K]`` when ``transpose_b``, else ``[G, K, N]``; C
-``[G, N, M]`` when ``transpose_c``, else ``[G, M, N]``. A conv is rocMLIR's ``rock.conv`` with its layout attributes: the filter's dims
-named ``g, k, c, 0, 1``, the input's ``ni, gi, ci, 0i, 1i`` and the output's ``no, go, ko, 0o, 1o``
-(``0`` and ``1`` are the spatial dims, height then width), each layout the order in memory,
-outermost first.
+``[G, N, M]`` when ``transpose_c``, else ``[G, M, N]``. A conv is rocMLIR's ``rock.conv`` with its
+layout attributes: the filter's dims named ``g, k, c, 0, 1``, the input's ``ni, gi, ci, 0i, 1i``
+and the output's ``no, go, ko, 0o, 1o`` (``0`` and ``1`` are the spatial dims, height then width),
+each layout the order in memory, outermost first.
 """
 
 from __future__ import annotations
