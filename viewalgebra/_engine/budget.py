@@ -24,12 +24,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import os
 import pickle
-import select
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -39,16 +36,14 @@ import weakref
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, TypeVar, cast
 
 import islpy as isl
 
 from ..errors import InternalError, InvalidArgumentError, QueryTimeoutError, WorkerError
+from .protocol import WORKER_MEMORY_LIMIT, atomic, readable, receive, send
 
 T = TypeVar("T")
-
-WORKER_MEMORY_LIMIT = 256 * 2**20
-"""Peak resident bytes past which a worker is replaced after its current query."""
 
 FORK_LIMIT = WORKER_MEMORY_LIMIT // 2
 """Resident bytes of the caller up to which a worker may be forked from it (``may_fork``)."""
@@ -57,7 +52,6 @@ START_ALLOWANCE = 0.9
 """Seconds of starting a worker that do not count against the query that starts it (less than
 a second, so that a timeout holds within ``timeout + 1 s`` with time left to kill the worker)."""
 
-_HEADER = struct.Struct("<Q")
 
 
 def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float | None, what: str) -> T:
@@ -115,7 +109,6 @@ def isl_errors(what: str) -> Generator[None]:
         raise InternalError(f"{what}: ISL failed: {e} (please report)") from None
 
 
-# {{{ workers
 
 
 def _workers_enabled() -> bool:
@@ -227,7 +220,7 @@ class _Process:
 
     def ended(self) -> bool:
         """Whether an idle worker has ended: it never writes unasked, so a readable pipe is its end."""
-        return self._ended or _readable(self.replies, 0)
+        return self._ended or readable(self.replies, 0)
 
     def end(self, kill: bool = True) -> int | None:
         """Kill the process (``kill``; else it has closed its end and exits by itself), wait for
@@ -287,7 +280,7 @@ class _Worker:
             # A small request goes into the new, empty pipe at once (it cannot block there), so
             # that the fork finds it when it is ready instead of waiting for this thread to
             # wake up and send it: under load each wake-up costs milliseconds.
-            sent = len(payload) + _HEADER.size <= select.PIPE_BUF
+            sent = atomic(payload)
             if sent:
                 with contextlib.suppress(BrokenPipeError):  # it ended already: seen below
                     send(proc.requests, payload)
@@ -352,65 +345,6 @@ class _Worker:
         raise InternalError(f"{what}: {value}")
 
 
-def send(fd: int, payload: bytes) -> None:
-    """One length-prefixed message."""
-    data = memoryview(_HEADER.pack(len(payload)) + payload)
-    while data:
-        data = data[os.write(fd, data):]
-
-
-def receive(fd: int, deadline: float | None) -> bytes | None:
-    """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
-    data = bytearray()
-    need = _HEADER.size
-    while len(data) < need:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not _readable(fd, remaining):
-                return None
-        # Never past this message: the next one may already wait in the pipe.
-        chunk = os.read(fd, need - len(data))
-        if not chunk:
-            return None
-        data += chunk
-        if need == _HEADER.size and len(data) >= need:
-            need += _HEADER.unpack_from(data)[0]
-    return bytes(memoryview(data)[_HEADER.size:])
-
-
-def _readable(fd: int, timeout: float) -> bool:
-    """Whether ``fd`` has data or its end within ``timeout`` seconds (``poll``, unlike ``select``,
-    takes descriptors past 1023, which a host with many open files hands out)."""
-    if not hasattr(select, "poll"):
-        return bool(select.select([fd], [], [], timeout)[0])
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(math.ceil(timeout * 1000)))
-
-
 @atexit.register
 def _stop_all() -> None:
     stop_workers()
-
-
-def serve(stdin: int, stdout: int, memory: Callable[[], int]) -> None:
-    """The worker's loop: say it is ready, then answer each request until the caller closes the
-    pipe."""
-    send(stdout, b"")
-    while (request := receive(stdin, None)) is not None:
-        fn, args = pickle.loads(request)
-        reply: Any
-        try:
-            reply = ("ok", fn(*args))
-        except Exception as e:  # sent back and raised in the caller  # noqa: BLE001
-            reply = ("raise", e)
-        try:
-            payload = pickle.dumps((*reply, memory()), protocol=pickle.HIGHEST_PROTOCOL)
-            if reply[0] == "raise":
-                pickle.loads(payload)  # the caller must be able to rebuild the exception
-        except Exception:  # noqa: BLE001
-            payload = pickle.dumps(("error", f"{type(reply[1]).__name__}: {reply[1]}", memory()))
-        send(stdout, payload)
-
-
-# }}}

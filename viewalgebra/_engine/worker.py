@@ -1,7 +1,7 @@
 """The worker process of ``budget``: answers bounded ISL queries sent by one calling thread.
 
 A worker is either a fresh interpreter (``main``) or a fork of the caller (``forked``); both
-then run ``budget.serve``.
+then run ``protocol.serve``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import signal
 import sys
 from typing import NoReturn
 
-from .budget import WORKER_MEMORY_LIMIT, serve
+from .protocol import WORKER_MEMORY_LIMIT, serve
 
 
 def _resident_bytes() -> int:
