@@ -15,6 +15,7 @@ from strategies import views
 
 import viewalgebra as va
 from viewalgebra._analyses import vectorize as vectorize  # noqa: TID251 -- each path to the answer is tested on its own
+from viewalgebra._analyses import vectorize_numpy  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=1500)
 
@@ -71,8 +72,8 @@ def test_each_method_equals_brute_force(query, cap, power_of_two, aligned):
         result = vectorize._answer((view, dim, run, cap, power_of_two, aligned, False), 60, method)
         _check(view, dim, run, cap, power_of_two, aligned, False, result)
     if not aligned and math.gcd(run, view.shape[dim]) > 1:
-        groups, _ = vectorize._groups(view)
-        separated = vectorize._separated(view, dim, [])
+        groups, _ = vectorize_numpy.dim_groups(view)
+        separated = vectorize_numpy.separated(view, dim, [])
         event(f"separated: {'no' if separated is None else len(groups)} groups")
 
 
@@ -123,7 +124,7 @@ def test_dims_that_interact_are_one_group(view, data):
     """Each of ``coupled_views``' kinds: the groups separate the view (the property below) and
     the answer from the first dim's group is brute force's, for every run length."""
     test_groups_of_dims_separate_the_address_and_the_validity.hypothesis.inner_test(view, data)
-    groups, check_groups = vectorize._groups(view)
+    groups, check_groups = vectorize_numpy.dim_groups(view)
     event(f"{len(groups)} groups, {check_groups.count(-1)} constant checks")
     dim = data.draw(st.integers(0, view.rank - 1))
     for run in range(1, view.shape[dim] + 1):
@@ -139,7 +140,7 @@ def test_groups_of_dims_separate_the_address_and_the_validity(view, data):
     points keeps the sum of their addresses (where all four points are valid) and whether both
     are valid; checked on pairs of points (all pairs of a small view) against the evaluation of
     every point."""
-    groups, check_groups = vectorize._groups(view)
+    groups, check_groups = vectorize_numpy.dim_groups(view)
     assert sorted(d for g in groups for d in g) == list(range(view.rank))
     assert len(check_groups) == len(vectorize.total_address_and_checks(view)[1])
     addr, valid = view.addresses()
@@ -170,7 +171,7 @@ def test_a_group_that_is_never_valid_leaves_no_bad_step():
     tm = va.parse_transform_map('<affine_map<(d0, d1) -> (d0, d1)> by [<PassThrough ["a", "b"] at [0, 1] -> '
                                 '["a", "b"] at [0, 1]>] bounds = [4, 8] -> [4, 8]>')
     view = va.View(va.Buffer((0, 8)), [tm], strict=False)
-    separated = vectorize._separated(view, 1, [])
+    separated = vectorize_numpy.separated(view, 1, [])
     assert separated is not None and separated.gcd(8) == (8, [])
     for method in ("separate", "enumerate", "isl"):
         result = vectorize._answer((view, 1, 8, None, False, False, False), 60, method)
@@ -183,7 +184,7 @@ def test_rocmlir_views_answered_by_their_groups_of_dims():
     text = (DATA / "rocmlir" / "bug-1550-reduction-fusion-compile-failure.mlir").read_text()
     view = va.text.parse_mlir_views(text)[2].view
     assert view is not None and view.shape == (1, 384, 8192)
-    groups, _ = vectorize._groups(view)
+    groups, _ = vectorize_numpy.dim_groups(view)
     assert frozenset({2}) in groups
     by_group = vectorize._answer((view, 2, 8192, None, False, False, False), 60, "separate")
     assert by_group == vectorize._answer((view, 2, 8192, None, False, False, False), 60, "isl")
@@ -197,7 +198,7 @@ def test_rocmlir_views_answered_by_their_groups_of_dims():
 def test_probe_steps_are_genuine_and_settle_only_what_they_prove(view, data):
     dim = data.draw(st.integers(0, view.rank - 1))
     size = view.shape[dim]
-    seeds = vectorize._probe(view, dim, size)
+    seeds = vectorize_numpy.probe(view, dim, size)
     for p in seeds:
         q = tuple(c + 1 if k == dim else c for k, c in enumerate(p))
         a, b = view.address(p), view.address(q)
@@ -336,7 +337,7 @@ def test_addresses_beyond_64_bits_are_left_to_isl():
     # numpy cannot evaluate these addresses (3 * 2^62 + 1 > 2^63 - 1): enumeration and the probe
     # step aside, ISL answers with exact integers.
     view = va.View(va.Buffer((4, 2), "f32", strides=(2**62, 1)))
-    assert vectorize._enumerated(view, 1) is None and vectorize._probe(view, 1, 2) == []
+    assert vectorize_numpy.enumerated(view, 1) is None and vectorize_numpy.probe(view, 1, 2) == []
     assert va.max_vector_length(view, 1).length == 2
     result = va.max_vector_length(view, 0)
     assert result.length == 1 and result.witness is not None and result.witness.reason == "address jump"

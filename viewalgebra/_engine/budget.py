@@ -53,7 +53,6 @@ START_ALLOWANCE = 0.9
 a second, so that a timeout holds within ``timeout + 1 s`` with time left to kill the worker)."""
 
 
-
 def run_bounded(fn: Callable[..., T], args: tuple[object, ...], timeout: float | None, what: str) -> T:
     """``fn(*args)``, answered within ``timeout`` seconds of wall-clock time (``None``: no limit),
     else ``QueryTimeoutError``.
@@ -107,8 +106,6 @@ def isl_errors(what: str) -> Generator[None]:
         yield
     except isl.Error as e:
         raise InternalError(f"{what}: ISL failed: {e} (please report)") from None
-
-
 
 
 def _workers_enabled() -> bool:
