@@ -55,8 +55,10 @@ class LazyTokens:
     BLOCK = 1 << 16
     """Characters lexed at a time (then up to the end of the line)."""
 
-    def __init__(self, text: str, start: int = 0) -> None:
+    def __init__(self, text: str, start: int = 0, *, lenient: bool = False) -> None:
         self.text = text
+        self.lenient = lenient
+        """Characters no token starts with are tokens of kind ``other`` (``tokenize``)."""
         self.done = start
         """Where the text not yet lexed starts (a line start)."""
         self.ahead: list[Token] = []
@@ -84,7 +86,7 @@ class LazyTokens:
         end = len(self.text) if end < 0 else end + 1
         base = self.done
         try:
-            block = tokenize(self.text[base:end])
+            block = tokenize(self.text[base:end], lenient=self.lenient)
         except MlirParseError as e:
             raise MlirParseError(e.reason, self.text, base + e.offset) from None
         self.ahead = [*self.ahead[self.at:], *(Token(t.kind, t.text, t.offset + base, t.line_start)
