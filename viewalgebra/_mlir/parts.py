@@ -84,13 +84,8 @@ class LazyTokens:
     def _more(self) -> None:
         end = self.text.find("\n", self.done + self.BLOCK)
         end = len(self.text) if end < 0 else end + 1
-        base = self.done
-        try:
-            block = tokenize(self.text[base:end], lenient=self.lenient)
-        except MlirParseError as e:
-            raise MlirParseError(e.reason, self.text, base + e.offset) from None
-        self.ahead = [*self.ahead[self.at:], *(Token(t.kind, t.text, t.offset + base, t.line_start)
-                                               for t in block)]
+        block = tokenize(self.text, lenient=self.lenient, start=self.done, end=end)
+        self.ahead = [*self.ahead[self.at:], *block]
         self.at, self.done = 0, end
 
     def statement(self) -> list[Token]:

@@ -24,7 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .._common.lines import PartText
+from .._common.lines import PartText, line_column
+from .._engine.cache import AnswerCache
 from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.buffer import Buffer
@@ -93,6 +94,9 @@ class _Step:
 
 _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSING = frozenset(_PAIRS.values())
+_MARKED = frozenset({"rock.transform", "func.func"})
+_ROOTS = FUSION_ROOTS | {f'"{name}"' for name in FUSION_ROOTS}
+"""A fusion root's op name, in custom and in generic form (a string token)."""
 
 
 class Scanner:
@@ -133,14 +137,15 @@ class Scanner:
                 self.affine, self.aliases = {}, {}
             elif tok.kind == "ident" and tok.text == "module" and (header := self._module(source)):
                 self.modules += 1
-                yield from (m for m, _ in self._maps(header))
+                hashes = [i for i, t in enumerate(header) if t.kind == "hash"]
+                yield from (m for m, _ in self._maps(header, hashes))
             elif tok.kind == "punct" and tok.text == "}" and self.modules:
                 source.next()
                 self.modules -= 1
             else:
-                chunk, problem = self._statement(source, tok)
+                chunk, marks, problem = self._statement(source, tok)
                 after = source.peek()
-                yield from self._scan(chunk, len(text) if after is None else after.offset)
+                yield from self._scan(chunk, marks, len(text) if after is None else after.offset)
                 if problem is not None:
                     raise problem
         self.base += len(part)
@@ -162,69 +167,89 @@ class Scanner:
         source.skip(len(header))
         return header[:-1]
 
-    def _statement(self, source: LazyTokens, first: Token) -> tuple[list[Token], MlirParseError | None]:
+    def _statement(self, source: LazyTokens,
+                   first: Token) -> tuple[list[Token], list[int], MlirParseError | None]:
         """The tokens of the top-level statement starting at ``first`` (as
-        ``LazyTokens.statement`` cuts it, except that a statement does not end after ``=``), and
-        what makes it unreadable, if anything (with ``unreadable="raise"``): the statement stops
-        there."""
+        ``LazyTokens.statement`` cuts it, except that a statement does not end after ``=``), the
+        indexes of those a map or a view may start at (aliases, ``rock.transform``,
+        ``func.func``), and what makes the statement unreadable, if anything (with
+        ``unreadable="raise"``): it stops there."""
         strict = self.unreadable == "raise"
         if strict and (first.kind == "other" or not starts_statement(first) or first.text == "}"):
-            return [], MlirParseError(
+            return [], [], MlirParseError(
                 "expected a statement (an op, a function, a module or an alias '#name = ...'), "
                 f"found {first.text!r}", self.text, first.offset)
         out: list[Token] = []
+        marks: list[int] = []
         stack: list[Token] = []
-        while (tok := source.peek()) is not None:
-            if out and not stack and tok.line_start and starts_statement(tok) and out[-1].text != "=":
+        problem: MlirParseError | None = None
+        ahead, at = source.ahead, source.at  # a token at a time, without a call per token
+        while True:
+            if at >= len(ahead):
+                source.at = at
+                if source.peek() is None:
+                    break
+                ahead, at = source.ahead, source.at
+            tok = ahead[at]
+            kind = tok.kind
+            if tok.line_start and out and not stack and starts_statement(tok) and out[-1].text != "=":
                 break
-            if tok.kind == "punct":
+            if kind == "punct":
                 if tok.text in _PAIRS:
                     stack.append(tok)
                 elif tok.text in _CLOSING:
                     if not stack:
                         if not out:  # a bracket that closes nothing: a statement of its own
-                            out.append(source.next())
+                            out.append(tok)
+                            at += 1
                         break
                     opened = stack.pop()
                     if strict and _PAIRS[opened.text] != tok.text:
-                        at = where(self.text, opened.offset)
-                        return out, MlirParseError(f"'{tok.text}' closes '{opened.text}' opened at {at}",
-                                                   self.text, tok.offset)
-            elif tok.kind == "other" and strict:
-                return out, MlirParseError(f"unexpected character {tok.text!r}", self.text, tok.offset)
-            elif tok.kind in ("ident", "string") and not self.roots and tok.text.strip('"') in FUSION_ROOTS:
+                        problem = MlirParseError(f"'{tok.text}' closes '{opened.text}' opened at "
+                                                 f"{where(self.text, opened.offset)}", self.text, tok.offset)
+                        break
+            elif kind == "hash" or kind == "ident" and tok.text in _MARKED:
+                marks.append(len(out))
+            elif kind == "other" and strict:
+                problem = MlirParseError(f"unexpected character {tok.text!r}", self.text, tok.offset)
+                break
+            if tok.text in _ROOTS:
                 self.roots = True
-            out.append(source.next())
-        if stack and strict:
-            return out, MlirParseError(f"'{stack[-1].text}' is never closed", self.text, stack[-1].offset)
-        return out, None
+            out.append(tok)
+            at += 1
+        source.at = at
+        if stack and strict and problem is None:
+            problem = MlirParseError(f"'{stack[-1].text}' is never closed", self.text, stack[-1].offset)
+        return out, marks, problem
 
-    def _scan(self, tokens: list[Token], end: int) -> Iterator[ParsedMap | ParsedView]:
+    def _scan(self, tokens: list[Token], marks: list[int], end: int) -> Iterator[ParsedMap | ParsedView]:
         """The maps of one statement, and the views of each function it ends; ``end`` is the
         offset of what follows the statement."""
-        found = self._maps(tokens)
+        found = self._maps(tokens, marks)
         yield from (m for m, _ in found)
         if not self.views:
             return
         by_offset = {m.offset - self.base: (m, after) for m, after in found}
-        for i, tok in enumerate(tokens):
-            if tok.kind == "ident" and tok.text == "func.func":
+        for k in marks:
+            tok = tokens[k]
+            if tok.text == "func.func":
                 yield from self._end_scope()
-            elif tok.kind == "value" and _is(tokens, i + 1, "=", "punct") \
-                    and _is(tokens, i + 2, "rock.transform", "ident") and _kind(tokens, i + 3, "value") \
-                    and _is(tokens, i + 4, "by", "ident"):
-                step = self._step(tokens, i, by_offset, end)
+            elif tok.text == "rock.transform" and k >= 2 and tokens[k - 2].kind == "value" \
+                    and _is(tokens, k - 1, "=", "punct") and _kind(tokens, k + 1, "value") \
+                    and _is(tokens, k + 2, "by", "ident"):
+                step = self._step(tokens, k - 2, by_offset, end)
                 if step is not None:
-                    self.steps[tok.text[1:]] = step
+                    self.steps[tokens[k - 2].text[1:]] = step
 
     # }}}
     # {{{ maps
 
-    def _maps(self, tokens: list[Token]) -> list[tuple[ParsedMap, int]]:
+    def _maps(self, tokens: list[Token], marks: list[int]) -> list[tuple[ParsedMap, int]]:
         """Each map of a statement with the index of the token after it (its start if it
         cannot be read); affine aliases defined here are kept for what follows."""
         starts: dict[int, tuple[str | None, Form]] = {}
-        for i, tok in enumerate(tokens):
+        for i in marks:
+            tok = tokens[i]
             if tok.kind == "hash":
                 if tok.text == "#rock.transform_map" and _is(tokens, i + 1, "<"):
                     starts.setdefault(i, (None, "attribute"))
@@ -234,7 +259,7 @@ class Scanner:
                 elif tok.line_start and _is(tokens, i + 1, "=", "punct") \
                         and _is(tokens, i + 2, "affine_map", "ident"):
                     self.affine[tok.text[1:]] = read_affine_map_tokens(self.text, tokens, i + 2)[0]
-            elif (tok.kind == "ident" and tok.text == "rock.transform" and _kind(tokens, i + 1, "value")
+            elif (tok.text == "rock.transform" and _kind(tokens, i + 1, "value")
                   and _is(tokens, i + 2, "by", "ident") and _is(tokens, i + 3, "<", "punct")):
                 starts[i + 3] = (None, "inline")
         found: list[tuple[ParsedMap, int]] = []
@@ -242,8 +267,7 @@ class Scanner:
             name, form = starts[i]
             offset = tokens[i].offset
             try:
-                parsed, after = read_transform_map_tokens(self.text, tokens, i, strict=self.strict,
-                                                          aliases=self.affine)
+                parsed, after = self._map(tokens, i)
                 parsed = replace(parsed, name=name, form=form, offset=self.base + offset)
             except ViewAlgebraError as e:
                 if self.errors == "raise":
@@ -255,6 +279,26 @@ class Scanner:
                 self.aliases[name] = parsed
             found.append((parsed, after))
         return found
+
+    def _map(self, tokens: list[Token], i: int) -> tuple[ParsedMap, int]:
+        """The map starting at token ``i`` and the index of the token after it. A map read
+        before (the same text, the same affine aliases in it) is not parsed again: rocMLIR's
+        kernels repeat their maps."""
+        end, used = _map_end(tokens, i)
+        if end is None:
+            return read_transform_map_tokens(self.text, tokens, i, strict=self.strict, aliases=self.affine)
+        start = tokens[i].offset
+        key = (self.strict, self.text[start:tokens[end].offset + 1],
+               tuple((name, self.affine.get(name)) for name in used))
+        known = _PARSED.get(key)
+        if known is not None:
+            line, column = line_column(self.text, start)
+            return ParsedMap(known[0], known[1], line, column, offset=start), end + 1
+        parsed, after = read_transform_map_tokens(self.text, tokens, i, strict=self.strict,
+                                                  aliases=self.affine)
+        if after == end + 1 and parsed.map is not None and parsed.written is not None:
+            _PARSED.put(key, (parsed.map, parsed.written))
+        return parsed, after
 
     # }}}
     # {{{ views
@@ -328,6 +372,30 @@ class Scanner:
             yield ParsedView(f"%{result}", view, loc.line, loc.column, error)
 
     # }}}
+
+
+_PARSED: AnswerCache[tuple[bool, str, tuple[tuple[str, A.AffineMap | None], ...]],
+                     tuple[TransformMap, A.AffineMap]] = AnswerCache(1024)
+"""Maps parsed, by their text and the affine aliases they name."""
+
+
+def _map_end(tokens: list[Token], i: int) -> tuple[int | None, list[str]]:
+    """The index of the ``>`` that closes the map starting at token ``i`` (``None`` if it is
+    not closed in ``tokens``), and the affine aliases the map names."""
+    used: list[str] = []
+    depth = 0
+    for k in range(i, len(tokens)):
+        tok = tokens[k]
+        if tok.kind == "punct":
+            if tok.text in _PAIRS:
+                depth += 1
+            elif tok.text in _CLOSING:
+                depth -= 1
+                if depth == 0:
+                    return k, used
+        elif tok.kind == "hash" and k > i:
+            used.append(tok.text[1:])
+    return None, used
 
 
 def _is(tokens: list[Token], i: int, text: str, kind: str | None = None) -> bool:
