@@ -46,6 +46,12 @@ class Check(Command):
         super().__init__(args)
         self.tally = Tally()
 
+    def start(self) -> None:
+        self.tally = Tally()
+
+    def summary(self) -> Entry | None:
+        return self.tally.summary()
+
     def map_entry(self, label: str, m: ParsedMap) -> Entry | None:
         if m.map is None:  # a map rocMLIR's parser or verifier rejects: where and why
             entry: Entry = {"name": m.name, "form": m.form, "line": m.line, "column": m.column, "text": None,
@@ -56,7 +62,6 @@ class Check(Command):
             entry["formulas"] = formulas(m.map) if usable else []
             entry["findings"] = findings(map_lint(m))
             entry["inverse"] = inverse(m.map) if usable else None
-        self.tally.map(entry)
         return entry
 
     def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
@@ -68,8 +73,13 @@ class Check(Command):
         entry["vectors"] = [vectors(view, d) for d in range(view.rank)] if usable else []
         if usable:
             entry |= utilities(view)
-        self.tally.view(entry)
         return entry
+
+    def added(self, maps: list[Entry], views: list[Entry]) -> None:
+        for entry in maps:
+            self.tally.map(entry)
+        for entry in views:
+            self.tally.view(entry)
 
     def counts(self, source: Input, maps: int, views: int) -> None:
         if not maps and not views and not (source.path is not None and _has_functions(source)):
@@ -83,8 +93,7 @@ class Check(Command):
                     report.kernel(entry)
             except ViewAlgebraError:
                 report.drop_kernels()  # not a file of kernels; the maps and views say what is wrong
-        report.finish(self.tally.summary())
-        self.tally = Tally()
+        report.finish(self.summary())
 
     def head(self) -> Differences | None:
         return differences

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 from ..errors import InternalError
 
-SPOOL_MEMORY = 1 << 20
+SPOOL_MEMORY = 1 << 16
 """Characters a spool keeps in memory before it moves to a temporary file."""
 
 

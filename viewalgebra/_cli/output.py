@@ -134,8 +134,9 @@ class FileReport:
     def finish(self, summary: Entry | None) -> None:
         raise NotImplementedError
 
-    def fail(self, error: Entry) -> None:
-        """The file is bad: end what was written of the report with ``error``."""
+    def fail(self, error: Entry, summary: Entry | None) -> None:
+        """The file is bad: end what was written of the report with ``error`` (and the
+        ``summary`` of what it lists)."""
         raise NotImplementedError
 
 
@@ -207,7 +208,7 @@ class TextReport(FileReport):
             self.output.summaries = total([self.output.summaries, summary])
         self.output.finished += 1
 
-    def fail(self, error: Entry) -> None:
+    def fail(self, error: Entry, summary: Entry | None) -> None:
         if self.output.layout.differences is None:
             self._copy(self.views)  # what was read before the error
         for spool in (self.maps, self.views, self.kernels, *self.ranks):
@@ -285,10 +286,12 @@ class JsonReport(FileReport):
         self.json.close("}")
         self.output.finished += 1
 
-    def fail(self, error: Entry) -> None:
+    def fail(self, error: Entry, summary: Entry | None) -> None:
         if not self.started:
             return
         self._lists()
+        if summary is not None:
+            self.json.value(summary, "summary")
         if self.kernels is not None:
             self.kernels.spool.close()
         self.json.value(error, "error")

@@ -62,6 +62,16 @@ class Command:
         """``check``: the lines of its text's head, for each entry."""
         return None
 
+    def start(self) -> None:
+        """A file begins."""
+
+    def added(self, maps: list[Entry], views: list[Entry]) -> None:
+        """A part's entries were written."""
+
+    def summary(self) -> Entry | None:
+        """``check``: the verdicts of the entries written so far."""
+        return None
+
     def map_entry(self, label: str, m: ParsedMap) -> Entry | None:
         return None
 
@@ -75,7 +85,7 @@ class Command:
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
         """End a file's report (``roots``: the scan saw a fusion-root op)."""
-        report.finish(None)
+        report.finish(self.summary())
 
 
 def run_report(args: argparse.Namespace, command: Command) -> int:
@@ -96,7 +106,7 @@ def run_report(args: argparse.Namespace, command: Command) -> int:
         except InputError as e:
             print(f"viewalgebra: {e}", file=sys.stderr)
             error = error_object(e)
-            report.fail(error)
+            report.fail(error, command.summary())
             output.failed(error)
     output.close()
     return output.status()
@@ -134,6 +144,7 @@ class FileRun:
         self.scanner = Scanner(unreadable="raise")
 
     def run(self) -> None:
+        self.command.start()
         try:
             for batch in self._batches():
                 self._batch(batch)
@@ -218,6 +229,7 @@ class FileRun:
         entries = [e for name, view, line in views if chosen in (None, name, str(line))
                    and (e := self.command.view_entry(self.label, name, view, line)) is not None]
         self.report.add(maps, entries)
+        self.command.added(maps, entries)
 
     def _names(self, views: list[tuple[str, View, int]]) -> None:
         chosen = self.command.chosen

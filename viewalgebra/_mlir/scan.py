@@ -176,12 +176,13 @@ class Scanner:
         ``unreadable="raise"``): it stops there."""
         strict = self.unreadable == "raise"
         if strict and (first.kind == "other" or not starts_statement(first) or first.text == "}"):
-            return [], [], MlirParseError(
-                "expected a statement (an op, a function, a module or an alias '#name = ...'), "
-                f"found {first.text!r}", self.text, first.offset)
+            return [], [], self._not_a_statement(first)
         out: list[Token] = []
         marks: list[int] = []
         stack: list[Token] = []
+        closed = False
+        """A ``{...}`` closed outside every other bracket: a region or the attributes of a
+        top-level op (the statement ends with its line)."""
         problem: MlirParseError | None = None
         ahead, at = source.ahead, source.at  # a token at a time, without a call per token
         while True:
@@ -192,8 +193,12 @@ class Scanner:
                 ahead, at = source.ahead, source.at
             tok = ahead[at]
             kind = tok.kind
-            if tok.line_start and out and not stack and starts_statement(tok) and out[-1].text != "=":
-                break
+            if tok.line_start and out and not stack:
+                if starts_statement(tok) and out[-1].text != "=":
+                    break
+                if strict and closed:  # nothing continues a function or an op after its region
+                    problem = self._not_a_statement(tok)
+                    break
             if kind == "punct":
                 if tok.text in _PAIRS:
                     stack.append(tok)
@@ -204,6 +209,7 @@ class Scanner:
                             at += 1
                         break
                     opened = stack.pop()
+                    closed = closed or not stack and opened.text == "{"
                     if strict and _PAIRS[opened.text] != tok.text:
                         problem = MlirParseError(f"'{tok.text}' closes '{opened.text}' opened at "
                                                  f"{where(self.text, opened.offset)}", self.text, tok.offset)
@@ -221,6 +227,10 @@ class Scanner:
         if stack and strict and problem is None:
             problem = MlirParseError(f"'{stack[-1].text}' is never closed", self.text, stack[-1].offset)
         return out, marks, problem
+
+    def _not_a_statement(self, tok: Token) -> MlirParseError:
+        return MlirParseError("expected a statement (an op, a function, a module or an alias '#name = ...'), "
+                              f"found {tok.text!r}", self.text, tok.offset)
 
     def _scan(self, tokens: list[Token], marks: list[int], end: int) -> Iterator[ParsedMap | ParsedView]:
         """The maps of one statement, and the views of each function it ends; ``end`` is the
