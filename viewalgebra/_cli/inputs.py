@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._mlir.parts import PART, text_parts
+from .._mlir.parts import PART, marked_parts, text_parts
 from .errors import InputError
 
 PART_SIZE = PART
@@ -31,6 +31,12 @@ class Input:
         if self.path is None:
             return iter([(self.text, 1)])
         return text_parts(file_lines(self.path), PART_SIZE)
+
+    def marked_parts(self) -> Iterator[tuple[str, int, bool]]:
+        """``parts``, each with whether it is the last."""
+        if self.path is None:
+            return iter([(self.text, 1, True)])
+        return marked_parts(file_lines(self.path), PART_SIZE)
 
     def contains(self, needle: str) -> bool:
         """Whether ``needle`` (ASCII) is in the file, read a block at a time."""

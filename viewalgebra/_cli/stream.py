@@ -158,15 +158,12 @@ class FileRun:
         if self.source.path is None:  # a map given as text
             yield self._map_batch()
             return
-        parts = self.source.parts()
-        current = next(parts, None)
-        if current is None:
-            yield Batch()
-        while current is not None:
-            following = next(parts, None)  # known before the part is judged: is it the last?
-            batch = Batch(last=following is None)
+        empty = True
+        for text, first_line, last in self.source.marked_parts():
+            empty = False
+            batch = Batch(last=last)  # known before the part is judged: the file's end is judged with it
             try:
-                for item in self.scanner.part(*current):
+                for item in self.scanner.part(text, first_line):
                     if isinstance(item, ParsedMap):
                         batch.maps.append(item)
                     else:
@@ -176,7 +173,10 @@ class FileRun:
             except TransformParseError as e:
                 batch.stop, batch.last = e, True
             yield batch
-            current = None if batch.stop else following
+            if batch.stop:
+                return
+        if empty:
+            yield Batch()
 
     def _map_batch(self) -> Batch:
         m = read_transform_map(self.source.text, strict=False)
