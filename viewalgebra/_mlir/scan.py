@@ -13,9 +13,9 @@ read is reported where it is; the rest of the file is still read.
 ``Scanner`` reads a file a part at a time (``text_parts``), carrying the aliases of the section
 from part to part: a map is yielded as soon as its statement is read, the views of a function
 when the next function or section starts. With ``unreadable="raise"`` (what ``viewalgebra``
-uses) a statement that is not MLIR (a top-level line that starts no statement, a character that
-starts no token, a bracket closed by the wrong one or never closed) stops the scan with an
-``MlirParseError`` at it, after the maps read before it.
+uses) a statement that is not MLIR (a top-level line that starts no statement, or that follows a
+function's closing brace; a character that starts no token; a bracket closed by the wrong one or
+never closed) stops the scan with an ``MlirParseError`` at it, after the maps read before it.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def parse_mlir_transform_maps(text: str, *, strict: bool = False,
 
     Reads ``#name = #rock.transform_map<...>`` aliases, inline ``rock.transform %x by <...>``
     maps and any other ``#rock.transform_map<...>`` attribute; ``#map = affine_map<...>`` aliases
-    are resolved within their ``// -----`` section; comments are skipped. ``strict=False`` (the
+    are resolved by their latest definition before the use in their ``// -----`` section;
+    comments are skipped. ``strict=False`` (the
     default) accepts what rocMLIR accepts. With ``errors="collect"`` a map that fails to parse or
     verify is returned with its ``error`` instead of raising.
     """
