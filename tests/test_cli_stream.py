@@ -86,6 +86,16 @@ def test_text_that_is_not_mlir_stops_the_scan_at_its_first_unreadable_statement(
             assert result.stdout == ""
 
 
+def test_a_statement_continues_on_lines_that_start_none(tmp_path):
+    path = tmp_path / "continued.mlir"
+    path.write_text('#m =\n  #rock.transform_map<affine_map<(d0) -> (d0)>\n  by [<PassThrough ["a"] at [0] -> ["a"] at [0]>]\n'
+                    "  bounds = [4] -> [4]>\nfunc.func @f(%a: memref<4xf32>) -> ()\n    attributes {kernel} {\n"
+                    "  %0 = rock.transform %a by #m : memref<4xf32> to memref<4xf32>\n  return\n}\n")
+    result = run("show", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("#m (line 2): [4] -> [4]") and "view %0 (line 7)" in result.stdout
+
+
 def test_garbage_is_not_lexed_to_its_end(tmp_path, monkeypatch: pytest.MonkeyPatch):
     rng = random.Random(0)
     words = ["hello", "%0", "=", "rock.transform", "by", "#x", "(", ")", "<", ">", "{", "}", "@f", "\n"]
