@@ -9,6 +9,13 @@ Every op type occurs: PassThrough (transposes included), Pad (zero and non-zero 
 Embed (negative, zero and colliding coefficients), Unmerge (factorizations with unit factors),
 Merge, AddDim, Broadcast (upper sizes that do not divide by the lower size), ConstDim.
 ``max_points`` caps the number of points of every space, so tests can enumerate each box.
+
+Two options widen the draw (off by default, so the other tests keep their examples):
+``thin=True`` makes valid sets that leave whole coordinate ranges without a valid point (buffer
+dims of size 1 to 3 under Embeds of several upper dims with mixed-sign coefficients, so that
+validity pins a lattice or a single value, e.g. ``Embed{1, -2}`` onto a size-1 dim keeps only
+``a = 2b``); ``zero=True`` makes size-0 dims (a size-0 buffer dim, ``Slice{b, b}``, an Embed,
+Broadcast or AddDim of size 0), whose boxes have no point.
 """
 
 from __future__ import annotations
@@ -45,13 +52,19 @@ def points(shape: Sequence[int]) -> int:
 
 @st.composite
 def shapes(draw: Draw, max_rank: int = 3, max_size: int = 8, max_points: int = 400,
-           min_rank: int = 0) -> tuple[int, ...]:
-    """A shape whose sizes are in ``[1, max_size]`` and whose box has at most ``max_points``."""
+           min_rank: int = 0, *, thin: bool = False, zero: bool = False) -> tuple[int, ...]:
+    """A shape whose sizes are in ``[1, max_size]`` and whose box has at most ``max_points``
+    (``thin``: mostly 1 to 3; ``zero``: now and then 0)."""
     rank = draw(st.integers(min_rank, max_rank))
     shape: list[int] = []
     for _ in range(rank):
         room = max_points // max(points(shape), 1)
-        shape.append(draw(st.integers(1, max(1, min(max_size, room)))))
+        if zero and draw(st.integers(0, 3)) == 0:
+            shape.append(0)
+        elif thin and draw(st.integers(0, 3)):
+            shape.append(draw(st.sampled_from([1, 1, 2, 3])))
+        else:
+            shape.append(draw(st.integers(1, max(1, min(max_size, room)))))
     return tuple(shape)
 
 
@@ -77,10 +90,11 @@ class _Budget:
 
     def room(self, lower: int) -> int:
         """The largest upper volume an op replacing lower dims of volume ``lower`` may have."""
-        return max(1, self.max_points // (self.volume // lower))
+        return max(1, self.max_points // max(self.volume // max(lower, 1), 1))
 
     def spend(self, lower: int, upper: int) -> None:
-        self.volume = self.volume // lower * upper
+        # a size-0 dim counts as 1: the box is empty, but the other dims still have to fit
+        self.volume = self.volume // max(lower, 1) * max(upper, 1)
 
 
 @dataclass
@@ -96,28 +110,33 @@ class _Op:
 
 @st.composite
 def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
-                   max_points: int = 400, max_rank: int = 4,
-                   max_add_dims: int = 2) -> va.TransformMap:
+                   max_points: int = 400, max_rank: int = 4, max_add_dims: int = 2,
+                   thin: bool = False, zero: bool = False, passing: bool = False) -> va.TransformMap:
     """A consistent map whose lower bounds are ``lower_shape`` (drawn if not given).
 
-    Its upper box has at most ``max(max_points, points(lower_shape))`` points and at most
-    ``max(max_rank, len(lower_shape))`` dims.
+    Its upper box has at most ``max(max_points, points(lower_shape))`` points (size-0 dims
+    counted as 1) and at most ``max(max_rank, len(lower_shape))`` dims. ``thin`` and ``zero``
+    as for ``views``; ``passing``: only ops that pass each coordinate on alone (PassThrough, Pad,
+    Slice, one-term Embed), so that a thin valid set below shows in the coordinates.
     """
     if lower_shape is None:
-        lower_shape = draw(shapes(max_rank=max_rank, max_points=max_points))
+        lower_shape = draw(shapes(max_rank=max_rank, max_points=max_points, thin=thin, zero=zero))
     lower = tuple(lower_shape)
-    budget = _Budget(max(points(lower), 1), max(max_points, points(lower)))
+    volume = math.prod(max(n, 1) for n in lower)
+    budget = _Budget(volume, max(max_points, volume))
 
-    # Cut a shuffled list of lower dims into groups and give each group an op type.
-    order = draw(st.permutations(range(len(lower))))
+    # Cut a shuffled list of lower dims into groups and give each group an op type. A thin or
+    # passing map mostly keeps the dims in order: ISL solves an equality for the last dim in it,
+    # and a lattice shows when that dim has the coefficient that is not 1.
+    ordered = (thin or passing) and draw(st.integers(0, 3)) > 0
+    order = range(len(lower)) if ordered else draw(st.permutations(range(len(lower))))
     groups: list[list[int]] = []
     for d in order:
-        if groups and draw(st.booleans()):
+        if groups and draw(st.booleans()) and not (thin and draw(st.integers(0, 3))):
             groups[-1].append(d)
         else:
             groups.append([d])
-    kinds = [draw(st.sampled_from(_ANY_GROUP + (_ONE_DIM * 2 if len(g) == 1 else ())))
-             for g in groups]
+    kinds = [draw(st.sampled_from(_kinds(g, lower, thin, passing))) for g in groups]
 
     # Upper rank if every op takes the fewest upper dims it can; the rest is slack.
     minimum = sum(0 if k == "ConstDim" else 1 if k in ("Merge",) + _ONE_DIM else len(g)
@@ -151,6 +170,11 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
                     budget.spend(s, s + left + right)
             case "Slice":
                 for s in sizes:
+                    if zero and (s == 0 or draw(st.integers(0, 3)) == 0):
+                        begin = end = draw(st.integers(0, s))
+                        params += [begin, end]
+                        slots.append(new_slot(0))
+                        continue
                     begin = draw(st.integers(0, s - 1))
                     end = draw(st.integers(begin + 1, s))
                     params += [begin, end]
@@ -163,6 +187,8 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
                 params = sizes
                 for s in sizes:
                     upper = draw(st.integers(1, min(budget.room(s), 3 * s + 2)))
+                    if zero and draw(st.integers(0, 3)) == 0:
+                        upper = 0
                     slots.append(new_slot(upper))
                     budget.spend(s, upper)
             case "ConstDim":
@@ -180,15 +206,25 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
                 slots = [new_slot(f) for f in factors]
             case "Embed":
                 (s,) = sizes
-                k = draw(st.integers(1, 1 + min(slack, 2)))
+                k = 1 if passing else draw(st.integers(1 + int(thin and slack > 0), 1 + min(slack, 2)))
                 slack -= k - 1
                 budget.spend(s, 1)
+                # A lattice: 1 and negative coefficients, so that the sum stays in a small bound
+                # only on a lattice (a - 2 * b in [0, 1): a = 2b, with room for a to reach 2).
+                lattice = ([1] + [-draw(st.sampled_from([1, 2, 2, 3])) for _ in range(k - 1)]
+                           if thin and k > 1 and draw(st.integers(0, 3)) else None)
                 upper_sizes: list[int] = []
-                for _ in range(k):
-                    n = draw(st.integers(1, min(budget.room(1), 2 * s + 2)))
+                for i in range(k):
+                    most = min(budget.room(1), 2 * max(s, 1) + 2)
+                    least = min(1 - min(lattice) if lattice and i == 0 else 2 if thin else 1, most)
+                    n = draw(st.integers(least, most))
+                    if zero and draw(st.integers(0, 5)) == 0:
+                        n = 0
                     upper_sizes.append(n)
                     budget.spend(1, n)
-                if draw(st.booleans()):
+                if lattice is not None:
+                    params = lattice if ordered else list(draw(st.permutations(lattice)))
+                elif draw(st.booleans()):
                     # Row-major strides (optionally dilated): many valid points, like conv views.
                     scale = draw(st.sampled_from([1, 1, 2, -1]))
                     params = [scale * math.prod(upper_sizes[i + 1:]) for i in range(k)]
@@ -203,11 +239,13 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
     add_dims = draw(st.sampled_from([0, 0, 1, 1, 2, 3]))
     for _ in range(min(add_dims, max_add_dims, max(slack, 0))):
         size = draw(st.integers(1, min(budget.room(1), 5)))
+        if zero and draw(st.integers(0, 3)) == 0:
+            size = 0
         budget.spend(1, size)
         ops.append(_Op("AddDim", (size,), (new_slot(size),), (), ()))
 
     # Shuffle the upper dims (slot -> position) and the order of the ops.
-    position = draw(st.permutations(range(len(slot_sizes))))
+    position = range(len(slot_sizes)) if ordered else draw(st.permutations(range(len(slot_sizes))))
     upper_bounds = [0] * len(slot_sizes)
     for slot, size in enumerate(slot_sizes):
         upper_bounds[position[slot]] = size
@@ -226,6 +264,19 @@ def transform_maps(draw: Draw, lower_shape: Sequence[int] | None = None, *,
 _TYPES: dict[str, type[va.transforms.Transform]] = {kind: getattr(va.transforms, kind) for kind in KINDS}
 
 
+def _kinds(group: list[int], lower: tuple[int, ...], thin: bool, passing: bool) -> tuple[str, ...]:
+    """The op types a group of lower dims may get: a size-0 dim takes no Merge, Broadcast,
+    ConstDim or Unmerge (their rules need sizes of at least 1); ``thin`` favours Embeds;
+    ``passing`` allows only ops that pass each coordinate on alone."""
+    if passing:
+        return ("PassThrough", "Pad", "Slice") + (("Embed",) if len(group) == 1 else ())
+    if any(lower[d] == 0 for d in group):
+        return ("PassThrough", "Pad", "Slice") + (("Embed",) if len(group) == 1 else ())
+    if len(group) != 1:
+        return _ANY_GROUP
+    return _ANY_GROUP + (("Embed",) * 10 + ("Unmerge",) * 2 if thin else _ONE_DIM * 2)
+
+
 @st.composite
 def buffers(draw: Draw, shape: Sequence[int]) -> va.Buffer:
     """A buffer of the given shape: row-major, or with explicit strides and an offset."""
@@ -238,14 +289,22 @@ def buffers(draw: Draw, shape: Sequence[int]) -> va.Buffer:
 
 @st.composite
 def views(draw: Draw, max_maps: int = 3, *, min_maps: int = 1, max_rank: int = 4,
-          max_points: int = 400, max_buffer_points: int = 120) -> va.View:
-    """A consistent view: ``min_maps`` to ``max_maps`` maps, listed top first, on a random buffer."""
-    shape = draw(shapes(max_rank=min(max_rank, 3), max_points=max_buffer_points))
+          max_points: int = 400, max_buffer_points: int = 120, thin: bool = False,
+          zero: bool = False) -> va.View:
+    """A consistent view: ``min_maps`` to ``max_maps`` maps, listed top first, on a random buffer.
+
+    ``thin``: valid sets that leave whole coordinate ranges without a valid point (small buffer
+    dims under mixed-sign Embeds); ``zero``: size-0 dims, so boxes without a point.
+    """
+    shape = draw(shapes(max_rank=min(max_rank, 3), max_points=max_buffer_points, thin=thin, zero=zero,
+                        min_rank=int(thin)))
     buffer = draw(buffers(shape))
     maps: list[va.TransformMap] = []
     lower = shape
-    for _ in range(draw(st.integers(min_maps, max_maps))):
-        tm = draw(transform_maps(lower, max_points=max_points, max_rank=max_rank))
+    # A thin valid set shows in the coordinates of the maps above the thin one: two maps at least.
+    for i in range(draw(st.integers(max(min_maps, min(2, max_maps)) if thin else min_maps, max_maps))):
+        tm = draw(transform_maps(lower, max_points=max_points, max_rank=max_rank, thin=thin and i == 0,
+                                 zero=zero, passing=thin and i > 0 and draw(st.integers(0, 3)) > 0))
         maps.append(tm)
         lower = tm.upper_bounds
     return va.View(buffer, tuple(reversed(maps)))

@@ -4,6 +4,7 @@ rocMLIR's 64-bit rule compared on its own test buffers and on hand-made views.""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import viewalgebra as va
 from viewalgebra._analyses import index_range as ir  # noqa: TID251 -- each path to the answer is tested on its own
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=400)
+P = va.parse_transform_map
 
 
 def brute(view: va.View) -> tuple[list[list[tuple[int, int] | None]], list[list[tuple[int, int] | None]],
@@ -66,6 +68,57 @@ def test_ranges_equal_enumeration(view: va.View) -> None:
         assert (None if answer.address is None else (answer.address.low, answer.address.high)) == address
         check_witnesses(view, answer)
         assert not answer.needs_64bit  # small views
+
+
+@given(view=views(max_maps=3, max_points=300, thin=True))
+@settings(SETTINGS, max_examples=150)
+def test_ranges_of_thin_valid_sets_equal_enumeration(view: va.View) -> None:
+    """Valid sets that leave whole coordinate ranges without a valid point (an Embed of mixed
+    signs onto a small dim keeps a lattice): ISL's answer is the numpy one."""
+    on_valid, on_box, address = brute(view)
+    answer = ir._answer(view, None, "isl")  # noqa: SLF001
+    assert pairs(answer.coordinates) == on_valid
+    assert pairs(answer.box_coordinates) == on_box
+    assert (None if answer.address is None else (answer.address.low, answer.address.high)) == address
+    check_witnesses(view, answer)
+
+
+def test_a_lattice_of_valid_points() -> None:
+    """``Embed{1, -2}`` onto a size-1 dim keeps only ``a = 2b``; the PassThrough above shows ``b``
+    alone. Restricted to the valid set, ISL rewrote ``b`` as the rational ``a / 2``, which its
+    optimizer refused (InternalError); the range of ``a`` is [0, 2] though 1 is never reached."""
+    embed = P('<affine_map<(d0, d1) -> (d0 - d1 * 2)> by [<Embed{1, -2} ["a", "b"] at [0, 1] -> ["x"] at [0]>] '
+              'bounds = [3, 2] -> [1]>')
+    above = P('<affine_map<(d0, d1) -> (d0, d1)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [0, 1]>] '
+              'bounds = [3, 2] -> [3, 2]>')
+    view = va.View(va.Buffer((1,)), [above, embed])
+    for method in ("isl", "enumerate"):
+        answer = ir._answer(view, None, method)  # noqa: SLF001
+        assert answer.coordinates[0] == (va.answers.Extent(0, 2, (0, 0), (2, 1)),
+                                         va.answers.Extent(0, 1, (0, 0), (2, 1)))
+        assert pairs(answer.coordinates) == brute(view)[0]
+
+
+def test_a_large_view_whose_valid_points_pin_two_dims() -> None:
+    """81,000 points of which 600 are valid, all with view dims 2 and 5 at 0 and 3 (the Embed
+    ``6 d2 + d3 - 2 d4 + 6 d5`` onto a size-1 dim, below a Pad): answered by ISL, equal to numpy."""
+    m1 = P('#rock.transform_map<affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5 - 3)> by '
+           '[<PassThrough ["m2_0", "m2_1"] at [0, 1] -> ["m1_0", "m1_1"] at [0, 1]>, <PassThrough ["m2_2", '
+           '"m2_3"] at [2, 3] -> ["m1_2", "m1_3"] at [2, 3]>, <Embed{1} ["m2_4"] at [4] -> ["m1_4"] at [4]>, '
+           '<Pad{3, 0} ["m2_5"] at [5] -> ["m1_5"] at [5]>] bounds = [30, 10, 3, 3, 3, 10] -> [30, 10, 3, 3, 3, 7]>')
+    m2 = P('#rock.transform_map<affine_map<(d0, d1, d2, d3, d4, d5) -> (28, d0, d1, d2 * 6 + d3 + d4 * -2 + d5 * 6)> '
+           'by [<ConstDim{28, 30} [] at [] -> ["m0_0"] at [0]>, <PassThrough ["m1_0", "m1_1"] at [0, 1] -> '
+           '["m0_1", "m0_2"] at [1, 2]>, <Embed{6, 1, -2, 6} ["m1_2", "m1_3", "m1_4", "m1_5"] at [2, 3, 4, 5] -> '
+           '["m0_3"] at [3]>] bounds = [30, 10, 3, 3, 3, 7] -> [30, 30, 10, 1]>')
+    view = va.View(va.Buffer((30, 30, 10, 1)), [m1, m2])
+    assert math.prod(view.shape) > ir.ENUMERATE_LIMIT  # the ISL path
+    answer = va.index_range(view)
+    on_valid, on_box, address = brute(view)
+    assert pairs(answer.coordinates) == on_valid
+    assert pairs(answer.box_coordinates) == on_box
+    assert answer.address is not None and (answer.address.low, answer.address.high) == address
+    check_witnesses(view, answer)
+    assert on_valid[0][2] == on_valid[0][5] == (0, 0) and not answer.needs_64bit
 
 
 @pytest.mark.parametrize(("size", "needs"), [(2**31, False), (2**31 + 1, True)])

@@ -13,7 +13,7 @@ from strategies import views
 
 import viewalgebra as va
 from viewalgebra._analyses import restrict as rt  # noqa: TID251 -- wired publicly elsewhere
-from viewalgebra._rocmlir import sub_dimensions as rs  # noqa: TID251 -- the port is wired publicly elsewhere
+from viewalgebra._rocmlir import remove_upper_dims as rs  # noqa: TID251 -- the port is wired publicly elsewhere
 
 P = va.parse_transform_map
 

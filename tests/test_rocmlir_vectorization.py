@@ -11,9 +11,9 @@ import pytest
 from rocmlir_data import DATA, cases
 
 import viewalgebra as va
-from viewalgebra._rocmlir.rules import (  # noqa: TID251 -- the port's internals are tested directly
+from viewalgebra._rocmlir.contiguous_groups import find_contiguous_groups  # noqa: TID251 -- the port's internals
+from viewalgebra._rocmlir.vectorization import (  # noqa: TID251 -- the port's internals are tested directly
     VectorizationInfo,
-    find_contiguous_groups,
     propagate_vectorization_info,
 )
 

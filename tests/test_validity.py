@@ -74,6 +74,8 @@ class Brute:
 
     def dim_matters(self, d: int) -> bool:
         grid = self.valid.reshape(self.view.shape)
+        if grid.size == 0:
+            return False  # no point, so no two points that differ in validity
         return bool((grid != np.take(grid, [0], axis=d)).any())
 
 
@@ -180,6 +182,47 @@ def test_validity_equals_enumeration(view: va.View) -> None:
     brute = Brute(view)
     for method in METHODS:
         check_answer(view, vv.answer_by(view, None, method), brute)
+
+
+@given(view=views(max_maps=3, max_points=300, zero=True) | views(max_maps=3, max_points=300, thin=True))
+@settings(SETTINGS, max_examples=120)
+def test_validity_of_empty_boxes_and_thin_valid_sets_equals_enumeration(view: va.View) -> None:
+    """Size-0 dims (no point at all) and valid sets that leave whole coordinate ranges without a
+    valid point, on both paths, and rocMLIR's comparison on them."""
+    brute = Brute(view)
+    for method in METHODS:
+        check_answer(view, vv.answer_by(view, None, method), brute)
+        check_comparison(view, rv.compare_by(view, None, method), brute)
+
+
+@pytest.mark.parametrize("view", [
+    va.View(va.Buffer((0, 4))),
+    va.View(va.Buffer((5, 4)), [va.parse_transform_map(
+        '<affine_map<(d0, d1) -> (d0 + 3, d1)> by [<Slice{3, 3} ["a"] at [0] -> ["a"] at [0]>, '
+        '<PassThrough ["b"] at [1] -> ["b"] at [1]>] bounds = [0, 4] -> [5, 4]>')]),
+], ids=["buffer 0x4", "empty slice"])
+def test_a_size_0_dim_has_no_point(view: va.View) -> None:
+    """A size-0 dim: no point, none invalid, no dim matters; numpy's ``take`` along an empty axis
+    raised ``IndexError`` here."""
+    answer = va.validity(view)
+    check_answer(view, answer, Brute(view))
+    assert (answer.points, answer.invalid_count, answer.witness, answer.impacting_dims) == (0, 0, None, ())
+    assert str(answer) == "no point: a dim of the view has size 0"
+    comparison = va.rocmlir.compare_validity(view)
+    assert comparison.verdict == "equal" and comparison.rocmlir_invalid_count == 0
+
+
+def test_padding_of_nothing_has_no_valid_point() -> None:
+    """``Pad{1, 2}`` of a size-0 buffer: 3 points, every one padding; no dim decides it."""
+    view = va.View(va.Buffer((0,)), [va.parse_transform_map(
+        '<affine_map<(d0) -> (d0 - 1)> by [<Pad{1, 2} ["p"] at [0] -> ["q"] at [0]>] bounds = [3] -> [0]>')])
+    for method in METHODS:
+        answer = vv.answer_by(view, None, method)
+        check_answer(view, answer, Brute(view))
+        assert (answer.points, answer.invalid_count, answer.impacting_dims) == (3, 3, ())
+        assert answer.checks[0][0].kind == "needed"
+    assert va.rocmlir.compare_validity(view).verdict == "equal"
+    assert va.index_range(view).coordinates == ((None,),)
 
 
 @given(view=lenient_views())

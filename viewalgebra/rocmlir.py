@@ -12,25 +12,19 @@ from ._rocmlir.collapse import (
     rocmlir_collapse_merges,
     unchecked_addresses,
 )
-from ._rocmlir.rules import (
-    Comparison,
-    IndexWidthComparison,
-    RocmlirInversion,
-    compare_index_width,
-    compare_vector_lengths,
-    rocmlir_invert,
-    rocmlir_needs_64bit,
-    rocmlir_vector_length,
-)
-from ._rocmlir.sub_dimensions import (
+from ._rocmlir.index_width import IndexWidthComparison, compare_index_width, rocmlir_needs_64bit
+from ._rocmlir.inversion import RocmlirInversion, rocmlir_invert
+from ._rocmlir.remove_upper_dims import (
     RemoveUpperDimsComparison,
     RocmlirRemoved,
+    compare_remove_upper_dims,
+    rocmlir_remove_upper_dims,
+)
+from ._rocmlir.sub_dimensions import (
     RocmlirSubDimensions,
     SubDimensionsComparison,
-    compare_remove_upper_dims,
     compare_sub_dimensions,
     rocmlir_lower_sub_dimensions,
-    rocmlir_remove_upper_dims,
 )
 from ._rocmlir.validity import (
     NeedlessCheck,
@@ -44,6 +38,7 @@ from ._rocmlir.validity import (
     rocmlir_validity_impacting_upper_dims,
     rocmlir_view_checks,
 )
+from ._rocmlir.vectorization import Comparison, compare_vector_lengths, rocmlir_vector_length
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComparison", "MergeCollapse",
            "NeedlessCheck", "RemoveUpperDimsComparison", "RocmlirInversion", "RocmlirRemoved",

@@ -192,8 +192,11 @@ def _enumerated(view: View) -> IndexRange:
 def _isl_extent(value: isl.Aff, domain: isl.Set, rank: int) -> Extent | None:
     if domain.is_empty():
         return None
-    pa = isl.PwAff.from_aff(value).intersect_domain(domain)
-    low, high = pa.min_val().to_python(), pa.max_val().to_python()
+    # The set's min_val / max_val of the integer function itself: a PwAff restricted to the
+    # domain would have ISL substitute the domain's equalities into it, and an equality such as
+    # 2 * b = a (an Embed{1, -2} onto a size-1 dim) turns b into the rational a / 2, which ISL's
+    # optimizer refuses ("expecting integer affine expression").
+    low, high = domain.min_val(value).to_python(), domain.max_val(value).to_python()
     if not isinstance(low, int) or not isinstance(high, int):
         raise InternalError(f"index_range: unbounded value {value} on a bounded box (please report)")
 

@@ -15,39 +15,28 @@ none is found does ISL decide, by the relation ``f⁻¹ ∘ f`` minus the identi
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
-from typing import Literal, assert_never
+from typing import Literal
 
 import islpy as isl
-import numpy as np
 
 from .._engine.budget import check_timeout, isl_errors, run_bounded
 from .._engine.cache import AnswerCache
 from .._maps.chain import Chain
-from .._maps.evaluate import evaluate_array, evaluate_chain
+from .._maps.evaluate import evaluate_chain
 from .._maps.relations import box, chain_function, identity_on, point_coords
 from .._maps.transform_map import TransformMap, blocking_problems
-from .._maps.transforms import (
-    AddDim,
-    AnyTransform,
-    Broadcast,
-    ConstDim,
-    Embed,
-    Merge,
-    Pad,
-    PassThrough,
-    Slice,
-    Unmerge,
-)
 from .._maps.view import View
-from ..errors import InvalidTransformError, NotInvertibleError, TooComplexError
+from ..errors import InvalidTransformError, NotInvertibleError
+from .inverse_forms import invert_chain
+from .invert_witness import (
+    Pair,
+    enumerated_witness,
+    structural_witness,
+)
 
 Kind = Literal["bijective", "injective", "not-injective"]
-Pair = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,127 +136,6 @@ def _chain(maps: Chain | TransformMap | View | Sequence[TransformMap] | str) -> 
     return chain
 
 
-# {{{ closed-form inverses of the ops
-
-
-Resize = dict[int, tuple[int, type[Pad] | type[Slice], tuple[int, int]]]
-"""Lower dim of the map -> (its new size, Pad or Slice, their params): done by a map placed
-before the inverse, for an Embed whose radix does not fill its bound or a non-unit ConstDim."""
-
-
-def _inverse_op(tm: TransformMap, op: AnyTransform, resize: Resize) -> list[AnyTransform]:
-    """The op's inverse (its upper dims are ``op``'s lower ones); raises ``NotInvertibleError``."""
-    up, low = op.upper_dims, op.lower_dims
-    un, ln = op.upper_names, op.lower_names
-    ub, lb = tm.upper_bounds, tm.lower_bounds
-    match op:
-        case PassThrough():
-            return [PassThrough((), ln, low, un, up)]
-        case Pad():
-            params = [x for (left, _), d in zip(op.amounts, low, strict=True) for x in (left, left + lb[d])]
-            return [Slice(tuple(params), ln, low, un, up)]
-        case Slice():
-            params = [x for (begin, end), d in zip(op.ranges, low, strict=True) for x in (begin, lb[d] - end)]
-            return [Pad(tuple(params), ln, low, un, up)]
-        case Merge():
-            return [Unmerge(op.params, ln, low, un, up)]
-        case Unmerge():
-            return [Merge(op.params, ln, low, un, up)]
-        case AddDim():
-            if op.params[0] != 1:
-                raise NotInvertibleError(
-                    f"AddDim{{{op.params[0]}}} at {list(up)}: its dim of size {op.params[0]} "
-                    "reaches no lower coordinate (not injective)")
-            return [ConstDim((0, 1), (), (), un, up)]
-        case ConstDim():
-            # Only the constant has a preimage: a Pad keeps exactly it, then the dim is dropped.
-            for (value, length), d in zip(op.values, low, strict=True):
-                if length != 1:
-                    resize[d] = (1, Pad, (value, length - value - 1))
-            return [AddDim((1,), (name,), (d,), (), ()) for name, d in zip(ln, low, strict=True)]
-        case Broadcast():
-            for p, d in zip(op.params, up, strict=True):
-                if ub[d] > p:
-                    raise NotInvertibleError(
-                        f"Broadcast{{{p}}} at [{d}]: upper size {ub[d]} > {p}, so u and u + {p} "
-                        "share an image (not injective)")
-            params = [x for p, d in zip(op.params, up, strict=True) for x in (0, p - ub[d])]
-            return [Pad(tuple(params), ln, low, un, up)]
-        case Embed():
-            return _inverse_embed(tm, op, resize)
-        case _:
-            assert_never(op)
-
-
-def _inverse_embed(tm: TransformMap, op: Embed, resize: Resize) -> list[AnyTransform]:
-    """An Embed whose coefficients over its non-unit dims are a permuted mixed radix is an
-    Unmerge up to a permutation: its inverse is a Merge (slowest dim first), unit dims are 0."""
-    sizes = [tm.upper_bounds[d] for d in op.upper_dims]
-    where = f"Embed{{{', '.join(map(str, op.params))}}} at {list(op.upper_dims)}"
-    terms = sorted((c, k) for k, c in enumerate(op.params) if sizes[k] > 1)
-    stride = 1
-    for c, k in terms:
-        if c != stride:
-            raise NotInvertibleError(
-                f"{where}: coefficients {list(op.params)} over sizes {sizes} are not a permuted "
-                f"mixed radix (expected {stride} where there is {c})")
-        stride *= sizes[k]
-    y, bound = op.lower_dims[0], tm.lower_bounds[op.lower_dims[0]]
-    if stride < bound:  # the radix fills less than the bound: the rest has no preimage
-        resize[y] = (stride, Pad, (0, bound - stride))
-    elif stride > bound:  # the bound cuts the radix short: only its first values are reached
-        resize[y] = (stride, Slice, (0, bound))
-    units = [ConstDim((0, 1), (), (), (op.upper_names[k],), (op.upper_dims[k],))
-             for k, n in enumerate(sizes) if n == 1]
-    slow_first = list(reversed(terms))
-    if not slow_first:
-        return [AddDim((1,), op.lower_names, (y,), (), ()), *units]
-    merge = Merge(tuple(sizes[k] for _, k in slow_first), op.lower_names, (y,),
-                  tuple(op.upper_names[k] for _, k in slow_first),
-                  tuple(op.upper_dims[k] for _, k in slow_first))
-    return [merge, *units]
-
-
-def invert_map(tm: TransformMap) -> tuple[TransformMap, ...]:
-    """The closed-form inverse of one map, top-first (one map, or two when an Embed's bound
-    must first be narrowed or widened); raises ``NotInvertibleError`` with the reason.
-
-    Example: ``<Pad{2, 1} ["x"] at [0] -> ["y"] at [0]>`` over ``[7] -> [4]`` inverts to
-    ``<Slice{2, 6} ["y"] at [0] -> ["x"] at [0]>`` over ``[4] -> [7]``.
-    """
-    uses = Counter(d for op in tm.ops for d in op.upper_dims)
-    shared = sorted(d for d, n in uses.items() if n > 1)
-    if shared:
-        raise NotInvertibleError(
-            f"upper dim {shared[0]} is used by {uses[shared[0]]} transforms; an inverse made of "
-            "transforms would define it more than once")
-    resize: Resize = {}
-    ops = [inv for op in tm.ops for inv in _inverse_op(tm, op, resize)]
-    middle = tuple(resize[d][0] if d in resize else n for d, n in enumerate(tm.lower_bounds))
-    main = TransformMap(tuple(ops), middle, tm.upper_bounds)
-    if not resize:
-        return (main,)
-    names = {d: n for op in tm.ops for d, n in zip(op.lower_dims, op.lower_names, strict=True)}
-    pre: list[AnyTransform] = []
-    for d in range(tm.lower_rank):
-        name = (names[d],)
-        if d in resize:
-            _, kind, params = resize[d]
-            pre.append(kind(params, name, (d,), name, (d,)))
-        else:
-            pre.append(PassThrough((), name, (d,), name, (d,)))
-    return (TransformMap(tuple(pre), tm.lower_bounds, middle), main)
-
-
-def invert_chain(maps: Sequence[TransformMap]) -> tuple[TransformMap, ...]:
-    """The closed-form inverse of a top-first chain: each map inverted, in reverse order."""
-    return tuple(inv for m in reversed(tuple(maps)) for inv in invert_map(m))
-
-
-# }}}
-# {{{ ISL checks
-
-
 def _certify(f: isl.PwMultiAff, g: isl.PwMultiAff) -> Certificate:
     return Certificate(_is_identity_on(g.pullback_pw_multi_aff(f), f.domain()),
                        _is_identity_on(f.pullback_pw_multi_aff(g), g.domain()))
@@ -334,7 +202,7 @@ def _solve(chain: tuple[TransformMap, ...], fast: bool = True) -> _Answer:
 
 def _without_maps(chain: tuple[TransformMap, ...], reason: str, fast: bool) -> _Answer:
     if fast:
-        pair = _structural_witness(chain) or _enumerated_witness(chain)
+        pair = structural_witness(chain) or enumerated_witness(chain)
         if pair is not None:
             return _Answer("not-injective", None, reason, None, None, pair)
     return _by_relation(chain, reason)
@@ -352,132 +220,6 @@ def _by_relation(chain: tuple[TransformMap, ...], reason: str) -> _Answer:
     uncovered = box(chain[-1].lower_bounds) - graph.range()
     kind: Kind = "bijective" if uncovered.is_empty() else "injective"
     return _Answer(kind, None, reason, None, None if kind == "bijective" else str(uncovered), None)
-
-
-# }}}
-# {{{ witnesses without ISL: two valid points with one image, checked by evaluation
-
-
-def _collide(chain: tuple[TransformMap, ...], u: tuple[int, ...], v: tuple[int, ...]) -> bool:
-    """Whether ``u`` and ``v`` are distinct valid points of the top box with the same image."""
-    shape = chain[0].upper_bounds
-    if u == v or not all(0 <= x < n for p in (u, v) for x, n in zip(p, shape, strict=True)):
-        return False
-    image = evaluate_chain(chain, u)
-    return image is not None and image == evaluate_chain(chain, v)
-
-
-def _collisions(tm: TransformMap, op: AnyTransform) -> list[dict[int, int]]:
-    """Shifts ``delta`` (upper dim -> amount) with ``op(a) == op(a + delta)`` for every ``a``: an
-    AddDim wider than 1, a Broadcast wider than its length, two overlapping terms (or a term of
-    coefficient 0) of an Embed or of an Unmerge wider than its sizes."""
-    ub = tm.upper_bounds
-    match op:
-        case AddDim():
-            return [{d: 1} for d in op.upper_dims if ub[d] > 1]
-        case Broadcast():
-            return [{d: p} for p, d in zip(op.params, op.upper_dims, strict=True) if ub[d] > p]
-        case Embed() | Unmerge():
-            dims = op.upper_dims
-            coefficients = op.params if isinstance(op, Embed) else tuple(
-                math.prod(op.params[k + 1:]) for k in range(len(dims)))
-            found = [{d: 1} for c, d in zip(coefficients, dims, strict=True) if c == 0 and ub[d] > 1]
-            for (ci, di), (cj, dj) in combinations(zip(coefficients, dims, strict=True), 2):
-                if ci and cj:
-                    g = math.gcd(ci, cj)
-                    if abs(cj // g) < ub[di] and abs(ci // g) < ub[dj]:
-                        found.append({di: cj // g, dj: -ci // g})
-            return found
-        case _:
-            return []
-
-
-def _shifted(a: tuple[int, ...], delta: dict[int, int], bounds: tuple[int, ...]) -> Iterator[Pair]:
-    """Pairs ``(p, p + delta)`` inside the box: with ``p = a`` or ``p + delta = a`` if possible,
-    else with ``a`` moved as little as needed along the shifted dims."""
-    moved = list(a)
-    for d, s in delta.items():
-        moved[d] = min(max(a[d], -s, 0), bounds[d] - 1 - max(s, 0))
-    for p in (a, tuple(x - delta.get(d, 0) for d, x in enumerate(a)), tuple(moved)):
-        q = tuple(x + delta.get(d, 0) for d, x in enumerate(p))
-        if all(0 <= x < n for r in (p, q) for x, n in zip(r, bounds, strict=True)):
-            yield p, q
-
-
-def _valid_points(chain: tuple[TransformMap, ...]) -> Iterator[tuple[int, ...]]:
-    """Some valid points of the top box: the corners and the centre if valid, then ISL's sample."""
-    shape = chain[0].upper_bounds
-    corners = (tuple(0 for _ in shape), tuple(n // 2 for n in shape), tuple(n - 1 for n in shape))
-    for u in dict.fromkeys(corners):
-        if all(0 <= x < n for x, n in zip(u, shape, strict=True)) and evaluate_chain(chain, u) is not None:
-            yield u
-    sample = chain_function(chain).domain().sample_point()
-    if not sample.is_void():
-        yield point_coords(sample, len(shape))
-
-
-def _structural_witness(chain: tuple[TransformMap, ...]) -> Pair | None:
-    """Two valid points with one image, built from an op that is not injective by itself.
-
-    In the upper space of its map, a point ``a`` (the image of a valid top point) and ``a + delta``
-    share the op's image; the closed-form inverse of the maps above carries both back to the top.
-    The maps above must have one, so the search stops at the first map without it. The time does
-    not depend on the sizes.
-    """
-    shifts: list[tuple[int, tuple[TransformMap, ...], dict[int, int]]] = []
-    lift: tuple[TransformMap, ...] = ()  # the closed-form inverse of chain[:k]
-    for k, tm in enumerate(chain):
-        shifts += [(k, lift, delta) for op in tm.ops for delta in _collisions(tm, op)]
-        try:
-            lift = invert_map(tm) + lift
-        except (NotInvertibleError, InvalidTransformError):
-            break
-    if not shifts:
-        return None
-    for top in _valid_points(chain):
-        for k, lift, delta in shifts:
-            a = evaluate_chain(chain[:k], top)
-            if a is None:  # not reached: ``top`` is valid
-                continue
-            for p, q in _shifted(a, delta, chain[k].upper_bounds):
-                u, v = evaluate_chain(lift, p), evaluate_chain(lift, q)
-                if u is not None and v is not None and _collide(chain, u, v):
-                    return u, v
-    return None
-
-
-ENUMERATE_LIMIT = 4096
-"""Points of the top box (from the origin) that ``_enumerated_witness`` evaluates with numpy."""
-
-
-def _enumerated_witness(chain: tuple[TransformMap, ...], limit: int = ENUMERATE_LIMIT) -> Pair | None:
-    """Two valid points with one image among the points of a sub-box of the top box at the origin
-    (sides ``min(n, 2^j)``, at most ``limit`` points), evaluated with numpy."""
-    shape = chain[0].upper_bounds
-    side = 1
-    while side < max(shape, default=0) and math.prod(min(n, 2 * side) for n in shape) <= limit:
-        side *= 2
-    sub = tuple(min(n, side) for n in shape)
-    if math.prod(sub) < 2:
-        return None
-    upper = np.indices(sub).reshape(len(sub), -1).T
-    lower, valid = upper, np.ones(len(upper), dtype=np.bool_)
-    try:
-        for m in chain:
-            lower, ok = evaluate_array(m, lower)
-            valid &= ok
-    except TooComplexError:  # beyond 64-bit integers: left to ISL
-        return None
-    upper, lower = upper[valid], lower[valid]
-    order = np.lexsort(lower.T[::-1]) if lower.shape[1] else np.arange(len(lower))
-    same = np.flatnonzero((lower[order][1:] == lower[order][:-1]).all(axis=1))
-    if not same.size:
-        return None
-    u, v = (tuple(int(x) for x in upper[order[i]]) for i in (same[0], same[0] + 1))
-    return (u, v) if _collide(chain, u, v) else None
-
-
-# }}}
 
 
 def invert(maps: Chain | TransformMap | View | Sequence[TransformMap] | str, *,

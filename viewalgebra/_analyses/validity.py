@@ -132,6 +132,8 @@ class Validity:
         return tuple((c.map_index, c.dim) for dims in self.checks for c in dims if c.needed)
 
     def __str__(self) -> str:
+        if self.points == 0:
+            return "no point: a dim of the view has size 0"
         if self.witness is None:
             return f"every one of the {self.points} points is valid"
         how_many = "some" if self.invalid_count is None else str(self.invalid_count)
@@ -270,6 +272,10 @@ def _enumerated(view: View) -> Validity:
     grid = invalid.reshape(view.shape)
     dims: list[DimImpact] = []
     for d in range(view.rank):
+        if n == 0:
+            # A size-0 dim: no point, so no two points differ in validity along any dim.
+            dims.append(DimImpact(d, False, None, None))
+            continue
         first = np.take(grid, [0], axis=d)
         differs = (grid != first).reshape(-1)
         if not differs.any():

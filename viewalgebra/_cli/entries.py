@@ -112,7 +112,7 @@ def inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
 
 
 def _inverse(tm: TransformMap | tuple[TransformMap, ...]) -> dict[str, Any]:
-    from .._rocmlir.rules import rocmlir_invert
+    from .._rocmlir.inversion import rocmlir_invert
 
     ours, theirs = invert(tm), rocmlir_invert(tm)
     return {
@@ -156,7 +156,7 @@ def vectors(view: View, dim: int, args: argparse.Namespace | None = None) -> dic
 
 
 def _compare(view: View, dim: int, length: int | None) -> dict[str, Any]:
-    from .._rocmlir.rules import compare_vector_lengths
+    from .._rocmlir.vectorization import compare_vector_lengths
 
     c = compare_vector_lengths(view, dim, length)
     return {"dim": dim, "size": view.shape[dim], "exact": c.exact.length, "legal": list(c.exact.legal),
@@ -183,7 +183,7 @@ def utilities(view: View) -> dict[str, Any]:
 
 def _utilities(view: View) -> dict[str, Any]:
     from .._rocmlir.collapse import compare_collapse
-    from .._rocmlir.rules import compare_index_width
+    from .._rocmlir.index_width import compare_index_width
     from .._rocmlir.validity import compare_validity
 
     c = compare_collapse(view)

@@ -28,11 +28,11 @@ from .handlers import (
     add_reshape,
     add_transform,
     generic_attribute,
-    maximum,
     opaque_results,
     reassociation,
 )
 from .record import GenericOp, Span, custom_region, split
+from .rock_handlers import maximum
 from .state import FunctionState, Opaque, OpReader
 
 GenericHandler = Callable[[OpReader, FunctionState, Cursor, GenericOp], None]

@@ -1,7 +1,8 @@
-"""One handler per op name the reader models, registered in ``HANDLERS``: each reads its op's
-operands (following the op's ``assemblyFormat`` in rocMLIR's
-``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``, or MLIR's for ``memref``, ``linalg`` and
-``arith``) and adds one op to the graph with what it reads and writes. A handler raises ``Opaque``
+"""One handler per op name the reader models, registered in ``HANDLERS`` (MLIR's ops, and
+rocMLIR's views and allocations) or ``rock_handlers.ROCK_HANDLERS`` (rocMLIR's other ops): each
+reads its op's operands (following the op's ``assemblyFormat`` in MLIR's ``memref``, ``linalg``,
+``arith`` and ``func`` dialects, or in rocMLIR's ``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``)
+and adds one op to the graph with what it reads and writes. A handler raises ``Opaque``
 when an operand is a value the graph does not hold (a tensor, a result of an opaque op): the
 reader then keeps the whole op verbatim (``opaque.py``). Adding an op is adding one handler.
 """
@@ -10,12 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.lexer import Cursor, Token
 from .._maps.reshape import collapse_shape_map, expand_shape_map
@@ -25,20 +22,12 @@ from ..errors import MlirParseError
 from .body import Body, read_body
 from .indexing import indexing_maps
 from .model import GenericText
-from .state import FunctionState, Handler, Opaque, OpReader
+from .state import FunctionState, Handler, Opaque, OpReader, registrar
 
 HANDLERS: dict[str, Handler] = {}
-"""Op name -> handler."""
+"""Op name -> handler, for MLIR's own ops and rocMLIR's views and allocations."""
 
-
-
-def handler(*names: str) -> Callable[[Handler], Handler]:
-    """Register the decorated function as the handler of ``names``."""
-    def register(fn: Handler) -> Handler:
-        for name in names:
-            HANDLERS[name] = fn
-        return fn
-    return register
+handler = registrar(HANDLERS)
 
 
 def opaque_results(f: FunctionState, results: list[str], r: OpReader, tok: Token, most: int = 1) -> None:
@@ -47,9 +36,6 @@ def opaque_results(f: FunctionState, results: list[str], r: OpReader, tok: Token
         raise MlirParseError(f"{tok.text} defines at most {most} value(s), not {len(results)}",
                              r.text, tok.offset)
     f.opaque.update(results)
-
-
-# {{{ memref, arith, func
 
 
 @handler("memref.alloc", "memref.alloca", "rock.alloc")
@@ -199,10 +185,6 @@ def _return(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: T
         s.pos = s.end
 
 
-# }}}
-# {{{ linalg.generic
-
-
 @handler("linalg.generic")
 def _generic(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     r.result(results, tok, 0)
@@ -307,185 +289,6 @@ def _operand_list(r: OpReader, f: FunctionState, s: Cursor, word: str) -> list[s
     return values
 
 
-# }}}
-# {{{ rock
-
-
-@handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
-def _gemm(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.gemm (tr)? %c = (tr)? %a * (tr)? %b ...``, ``rock.gridwise_gemm %c = %a * %b ...``,
-    ``rock.gridwise_gemm_accel(%a, %b, %c) ...``."""
-    opaque_results(f, results, r, tok)
-    transposed: list[str] = []
-    if s.accept("("):
-        a = r.operand(f, s)
-        s.expect(",")
-        b = r.operand(f, s)
-        s.expect(",")
-        c = r.operand(f, s)
-        s.expect(")")
-    else:
-        if s.accept("tr"):
-            transposed.append("c")
-        c = r.operand(f, s)
-        s.expect("=", "'=' in '%c = %a * %b'")
-        if s.accept("tr"):
-            transposed.append("a")
-        a = r.operand(f, s)
-        s.expect("*", "'*' in '%c = %a * %b'")
-        if s.accept("tr"):
-            transposed.append("b")
-        b = r.operand(f, s)
-    if transposed:  # rocMLIR's aTransposed, bTransposed, cTransposed
-        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS,
-                   transposed=tuple(transposed))
-    else:
-        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS)
-
-
-@handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
-def _conv(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.conv(%filter, %input, %output) ...``: reads all but the last operand, writes it."""
-    opaque_results(f, results, r, tok)
-    s.expect("(", "'(' opening the operands")
-    operands = [r.operand(f, s)]
-    while s.accept(","):
-        operands.append(r.operand(f, s))
-    s.expect(")")
-    r.template(f, s, tok.text, operands[:-1], operands[-1:], root=tok.text in FUSION_ROOTS)
-
-
-@handler("rock.attention")
-def _attention(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.attention(%q, %k, %v, ..., %out) features = ...``: reads all but the last operand,
-    writes it. The form with a region of its own (``rock.attention { qk = ... }``) is kept
-    verbatim."""
-    if not s.at("("):
-        raise Opaque(tok.text)
-    _conv(r, f, s, results, tok)
-
-
-@handler("rock.reduce")
-def _reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.reduce sum %in into %out features = ... {axis = 1 : index, ...} : ...``."""
-    opaque_results(f, results, r, tok)
-    start = s.pos
-    method = s.next("the reduction ('sum' or 'max')").text
-    source = r.operand(f, s)
-    s.expect("into", "'into' and the result")
-    target = r.operand(f, s)
-    axis = _attribute_int(s, "axis")
-    if axis is None:
-        raise MlirParseError("rock.reduce needs an 'axis' attribute", r.text, tok.offset)
-    if method not in ("sum", "max"):
-        raise MlirParseError(f"unknown reduction {method!r} (expected 'sum' or 'max')",
-                             r.text, s.tokens[start].offset)
-    fn = maximum(axis) if method == "max" else None
-    r.template(f, s, tok.text, [source], [target], fn=fn, dims=(axis,), method=method)
-
-
-def _skip_to(s: Cursor, word: str) -> None:
-    """Skip tokens and bracketed groups up to ``word`` (not consumed)."""
-    while not s.at(word):
-        if s.peek() is None:
-            raise s.error(f"'{word}'")
-        if s.at("[") or s.at("{") or s.at("("):
-            s.balanced()
-        else:
-            s.next()
-
-
-@handler("rock.threadwise_read_into")
-def _read_into(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.threadwise_read_into {attrs} [maps](%source) ([%extra, ...])? (if [%valid])?
-    -> %dest : ...``: reads the view, writes ``%dest``. Results are kept out of the graph."""
-    opaque_results(f, results, r, tok, most=len(results))
-    if s.at("{"):
-        s.balanced()
-    source = r.inline_view(f, s)
-    _skip_to(s, "->")  # extra indices, 'if [%valid]': index and i1 values
-    s.expect("->", "'->' and the target")
-    target = r.operand(f, s)
-    r.template(f, s, tok.text, [source], [target], inline=[source[0]])
-
-
-@handler("rock.threadwise_write_all")
-def _write_all(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.threadwise_write_all features = ... {attrs} %source -> [maps](%dest)
-    ([%extra, ...])? by set : ...``: reads ``%source``, writes the view."""
-    r.result(results, tok, 0)
-    while not s.at_kind("value"):
-        if s.at("{"):
-            s.balanced()
-        else:
-            s.next("the source value")
-    source = r.operand(f, s)
-    s.expect("->", "'->' and the target")
-    target = r.inline_view(f, s)
-    r.template(f, s, tok.text, [source], [target], inline=[target[0]])
-
-
-@handler("rock.blockwise_reduce")
-def _blockwise_reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    r.result(results, tok, 0)
-    s.next("the reduction")
-    if s.at("["):
-        s.balanced()
-    source = r.operand(f, s)
-    s.expect("into", "'into' and the result")
-    target = r.operand(f, s)
-    s.expect("using", "'using' and the workspace")
-    workspace = r.operand(f, s)
-    r.template(f, s, tok.text, [source], [target, workspace])
-
-
-@handler("rock.blockwise_broadcast_reduce")
-def _broadcast_reduce(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.blockwise_broadcast_reduce sum [maps]... %input into %output using [maps]...
-    %workspace {attrs} : ...``: reads ``%input``, writes ``%output`` and the workspace."""
-    r.result(results, tok, 0)
-    s.next("the reduction")
-    while s.at("["):
-        s.balanced()
-    source = r.operand(f, s)
-    s.expect("into", "'into' and the result")
-    targets = [r.operand(f, s)]
-    while s.accept(","):  # further outputs, each possibly after its views
-        while s.at("["):
-            s.balanced()
-        targets.append(r.operand(f, s))
-    s.expect("using", "'using' and the workspace")
-    while s.at("["):
-        s.balanced()
-    workspace = r.operand(f, s)
-    r.template(f, s, tok.text, [source], [*targets, workspace])
-
-
-@handler("rock.zero_init_kernel")
-def _zero_init(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.zero_init_kernel %buffer (features = ...)? {attrs} : type (-> type)?``: writes it."""
-    opaque_results(f, results, r, tok)
-    target = r.operand(f, s)
-    r.template(f, s, tok.text, [], [target])
-
-
-@handler("rock.converting_copy_kernel")
-def _converting_copy(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
-    """``rock.converting_copy_kernel %input to %output ...``: reads ``%input``, writes ``%output``."""
-    opaque_results(f, results, r, tok)
-    source = r.operand(f, s)
-    s.expect("to", "'to' and the output")
-    target = r.operand(f, s)
-    r.template(f, s, tok.text, [source], [target])
-
-
-# }}}
-
-
-SUPPORTED = ("func.func", *sorted(HANDLERS))
-"""The ops the reader models; any other op is kept verbatim and read as opaque."""
-
-
 def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
     """The ``key = value`` entries of an attribute dictionary (tokens ``[start, stop)``)."""
     out: list[tuple[str, Cursor]] = []
@@ -506,15 +309,4 @@ def _entries(s: Cursor, start: int, stop: int) -> list[tuple[str, Cursor]]:
     return out
 
 
-def maximum(axis: int) -> Callable[[Any], Any]:
-    def reduce(x: Any) -> Any:
-        return np.max(x, axis=axis, keepdims=True)
-    return reduce
-
-
-def _attribute_int(s: Cursor, key: str) -> int | None:
-    tokens = s.tokens[s.pos:s.end]
-    for i, t in enumerate(tokens[:-2]):
-        if t.text == key and tokens[i + 1].text == "=" and tokens[i + 2].kind == "number":
-            return int(tokens[i + 2].text)
     return None

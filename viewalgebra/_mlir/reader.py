@@ -27,12 +27,19 @@ from .._maps.lexer import Cursor, Token, tokenize
 from .._maps.types import parse_shaped_type
 from ..errors import MlirParseError, ViewAlgebraError
 from .generic_handlers import GENERIC_HANDLERS
-from .handlers import HANDLERS, SUPPORTED
+from .handlers import HANDLERS
 from .model import MlirFunction, MlirModule, Unreadable
 from .opaque import read_opaque
 from .parts import LazyTokens, text_parts
 from .record import GenericOp, read_generic_op, split
+from .rock_handlers import ROCK_HANDLERS
 from .state import FunctionState, Opaque, OpReader
+
+OPS = {**HANDLERS, **ROCK_HANDLERS}
+"""Op name -> handler of its custom form: MLIR's ops (``handlers.py``), rocMLIR's (``rock_handlers.py``)."""
+
+SUPPORTED = ("func.func", *sorted(OPS))
+"""The ops the reader models; any other op is kept verbatim and read as opaque."""
 
 __all__ = ["SUPPORTED", "MlirFunction", "MlirModule", "Reader", "Unreadable", "iter_mlir", "iter_mlir_parts",
            "read_mlir", "text_parts"]
@@ -394,7 +401,7 @@ class Reader(OpReader):
         after = s.pos
         tok = s.next("an op name")
         name = tok.text.strip('"') if tok.kind == "string" else tok.text
-        handler = HANDLERS.get(name) if tok.kind == "ident" else None
+        handler = OPS.get(name) if tok.kind == "ident" else None
         generic = GENERIC_HANDLERS.get(name) if tok.kind == "string" else None
         if handler is None and generic is None:
             read_opaque(self, f, s, results, tok)

@@ -65,6 +65,17 @@ Handler = Callable[["OpReader", FunctionState, Cursor, list[str], Token], None]
 """A custom-form op's handler: the reader, the function, the statement just after the op's name,
 the results' names, the op name's token."""
 
+
+def registrar(table: dict[str, Handler]) -> Callable[..., Callable[[Handler], Handler]]:
+    """A decorator that registers a function in ``table`` as the handler of the op names given."""
+    def handler(*names: str) -> Callable[[Handler], Handler]:
+        def register(fn: Handler) -> Handler:
+            for name in names:
+                table[name] = fn
+            return fn
+        return register
+    return handler
+
 class OpReader:
     """One file being read: what the op handlers use of the reader."""
 

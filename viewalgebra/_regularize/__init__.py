@@ -20,7 +20,7 @@ from typing import Literal
 from .._kernel.graph import Kernel
 from ..errors import InvalidArgumentError
 from .driver import regularize_seed
-from .invariant import check_invariant
+from .invariant import check_invariant, refuse_undefined_reads
 from .results import Regularized, Rewrite, Violation
 from .rocmlir import regularize_rocmlir
 
@@ -38,11 +38,15 @@ def regularize(kernel: Kernel, style: Literal["seed", "rocmlir"] = "seed", *,
     path a single transforming reader's views move onto the writer, and several readers are first
     isolated with copies.
 
+    Both styles refuse (``RegularizeError``) a kernel that reads an allocation element no op
+    writes, which is undefined there (docs/regularize.md, "Reads of memory nothing wrote").
+
     Example: a gemm root writing ``%c`` and a generic reading ``%c`` through a transpose: R2 makes
     the generic iterate over ``%c`` and write its output through the inverse transpose.
     """
+    if style not in ("seed", "rocmlir"):
+        raise InvalidArgumentError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
+    refuse_undefined_reads(kernel)
     if style == "rocmlir":
         return regularize_rocmlir(kernel, max_iterations)
-    if style != "seed":
-        raise InvalidArgumentError(f"regularize: unknown style {style!r} (expected 'seed' or 'rocmlir')")
     return regularize_seed(kernel, max_iterations)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from .._kernel.graph import BufferValue, Kernel, KernelIndex, Op
 from ..errors import RegularizeError
+from .proofs import Operand, unwritten_read
 from .results import Violation
 
 
@@ -38,6 +39,37 @@ def refuse_unmodeled(uses: Iterable[tuple[Op, str]], rewrite: str) -> None:
             raise RegularizeError(
                 f"{rewrite} would change the operand %{value} of {op.kind} at {where}, an op the "
                 "reader does not model (it may read and write all its operands)")
+
+
+def written(g: KernelIndex, buffer: str) -> tuple[Operand, ...]:
+    """What writes ``buffer``: its writers' operands, and every use of it by an op the reader does
+    not model (such an op may write all it names)."""
+    writes = [*g.writers(buffer), *((op, v) for op, v in g.users(buffer) if unmodeled(op) is not None)]
+    return tuple((g.kernel.shape(v), g.chain(v)[1]) for _, v in dict.fromkeys(writes))
+
+
+def refuse_undefined_reads(kernel: Kernel) -> None:
+    """``RegularizeError`` at the first read of an allocation element that no op writes
+    (docs/regularize.md, "Reads of memory nothing wrote"), whatever the style.
+
+    Such a read is undefined in the kernel (the interpreter reads NaN), unlike a read of padding,
+    which reaches no element and reads 0. A placement would have to give it a value (the seed's
+    inverse reads it as padding, rocMLIR's zero fill writes 0 there) or keep it undefined in one
+    style and not the other, so both refuse. An op the reader does not model counts as writing
+    every element it names (it may), and not as reading any.
+    """
+    g = KernelIndex(kernel)
+    for alloc in kernel.allocs():
+        reads = [(op, v) for op, v in dict.fromkeys(g.readers(alloc)) if unmodeled(op) is None]
+        found = unwritten_read(kernel.shape(alloc),
+                               tuple((kernel.shape(v), g.chain(v)[1]) for _, v in reads), written(g, alloc))
+        if found is not None:
+            i, point, element = found
+            op, value = reads[i]
+            raise RegularizeError(
+                f"%{alloc}: {op.name} reads %{value} at {list(point)}, element {list(element)} of "
+                f"%{alloc}, which no op writes: the read is undefined there (it is not padding), so "
+                "regularize refuses the kernel (docs/regularize.md, \"Reads of memory nothing wrote\")")
 
 
 def check_invariant(kernel: Kernel, fusing: frozenset[str] | None = None, *,

@@ -32,8 +32,8 @@ from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
 from ..errors import InternalError, RegularizeError, ViewAlgebraError
 from .fusion import FusionIndex
-from .invariant import is_alloc, pushable, refuse_unmodeled, unmodeled
-from .proofs import inside, is_identity, prove
+from .invariant import is_alloc, pushable, refuse_unmodeled, unmodeled, written
+from .proofs import inside, is_identity, prove, unwritten_read
 from .results import Rewrite, Rule
 
 M = TypeVar("M")
@@ -410,6 +410,16 @@ def _inverse_to_push(g: KernelIndex, op: Op, operand: str) -> Inverse | str:
     # points (their stores were dropped anyway), but must not reach elements it never wrote.
     if operand in op.reads and inverse.has_padding:
         return f"the view %{operand} that {op.name} reads has padding: its views stay"
+    if operand in op.reads and inverse.kind != "bijective":
+        # The op would read the whole buffer: the elements its view skipped must be written, or
+        # the rewrite reads memory nothing wrote (docs/regularize.md, "Reads of memory nothing wrote").
+        buffer = g.chain(operand)[0]
+        shape = g.kernel.shape(buffer)
+        unwritten = unwritten_read(shape, ((shape, ()),), written(g, buffer))
+        if unwritten is not None:
+            return (f"the view %{operand} that {op.name} reads covers only part of %{buffer}, and no op "
+                    f"writes element {list(unwritten[2])} of the rest: iterating over %{buffer} would "
+                    "read memory nothing wrote, its views stay")
     if operand in op.writes and inverse.kind != "bijective":
         return (f"the view %{operand} that {op.name} writes does not cover its buffer "
                 f"({inverse.kind}): its views stay")

@@ -8,12 +8,15 @@ import islpy as isl
 
 from .._engine.budget import run_bounded
 from .._kernel.graph import Kernel
-from .._maps.relations import box, chain_function, identity_on
+from .._maps.relations import box, chain_function, identity_on, point_coords, val
 from .._maps.transform_map import TransformMap
 from ..errors import InternalError
 
 ISL_TIMEOUT = 60.0
 """Seconds of ISL work one proof or region check may take (``QueryTimeoutError`` beyond)."""
+
+Operand = tuple[tuple[int, ...], tuple[TransformMap, ...]]
+"""An operand on a buffer: its shape and its chain down to the buffer (empty: the buffer itself)."""
 
 
 def access(shape: tuple[int, ...], chain: tuple[TransformMap, ...]) -> isl.Map:
@@ -59,3 +62,33 @@ def inside(k: Kernel, value: str, region: isl.Set) -> bool:
 def _reaches_inside(shape: tuple[int, ...], chain: tuple[TransformMap, ...], region: str) -> bool:
     reached = box(shape) if not chain else isl.Map.from_pw_multi_aff(chain_function(chain)).range()
     return reached.is_subset(isl.Set(region))
+
+
+def unwritten_read(shape: tuple[int, ...], reads: tuple[Operand, ...], writes: tuple[Operand, ...]
+                   ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """The first of ``reads`` that reaches an element of a buffer of ``shape`` that none of
+    ``writes`` reaches: its index, a point of it (valid: padding reaches no element) and the
+    element; ``None`` if every element read is written."""
+    if not reads or any(not chain for _, chain in writes):
+        return None  # nothing read, or a write of the whole buffer
+    return run_bounded(_unwritten, (shape, reads, writes), ISL_TIMEOUT,
+                       "the elements read that no op writes")
+
+
+def _unwritten(shape: tuple[int, ...], reads: tuple[Operand, ...], writes: tuple[Operand, ...]
+               ) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    written = isl.Set.empty(box(shape).get_space())
+    for s, chain in writes:
+        written = written | access(s, chain).range()
+    for i, (s, chain) in enumerate(reads):
+        reached = access(s, chain)
+        missing = reached.range() - written
+        if missing.is_empty():
+            continue
+        element = point_coords(missing.lexmin().sample_point(), len(shape))
+        at = box(shape)
+        for d, c in enumerate(element):
+            at = at.fix_val(isl.dim_type.set, d, val(c))
+        point = point_coords(reached.intersect_range(at).domain().lexmin().sample_point(), len(s))
+        return i, point, element
+    return None

@@ -2,7 +2,7 @@
 
 rocMLIR (``mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp``, since PR #965, in its form after
 PRs #1410 and #1479) rewrites the ``rock.transform`` chain of a value in place: it finds the
-contiguous groups of each Merge's lower dims (``findContiguousGroups``, ported in ``_rocmlir.py``
+contiguous groups of each Merge's lower dims (``findContiguousGroups``, ported in ``contiguous_groups.py``
 with the implicit final unmerge over the buffer shape) and folds each group into its fastest
 member, so that ``Merge{4, 3, 2}`` becomes ``Merge{1, 1, 24}`` when the buffer recombines all
 three dims. Only the Merge sizes change; bounds, names, dims and the other ops stay, and the
@@ -48,7 +48,8 @@ from .._maps.transform_map import TransformMap, require_meaningful
 from .._maps.transforms import AnyTransform, Merge
 from .._maps.view import View, all_points
 from ..errors import InvalidArgumentError, TooComplexError
-from .rules import ContiguousGroups, Verdict, find_contiguous_groups
+from .common import Verdict
+from .contiguous_groups import ContiguousGroups, find_contiguous_groups, is_equivalent
 
 __all__ = ["CollapseComparison", "CollapsedMerge", "MergeCollapse", "compare_collapse",
            "rocmlir_collapse_merges", "unchecked_addresses"]
@@ -117,11 +118,6 @@ class MergeCollapse:
         return "\n".join(print_transform_map(tm) for tm in self.maps)
 
 
-def _is_equivalent(classes: tuple[frozenset[int], ...], a: int, b: int) -> bool:
-    """``EquivalenceClasses::isEquivalent``: a dim is always equivalent to itself."""
-    return a == b or any(a in c and b in c for c in classes)
-
-
 def _collapse_merge(op: Merge, classes: tuple[frozenset[int], ...]) -> Merge | None:
     """The loop over one Merge's lower dims, fastest first; ``None`` if nothing is concatenated."""
     sizes = list(op.params)
@@ -130,7 +126,7 @@ def _collapse_merge(op: Merge, classes: tuple[frozenset[int], ...]) -> Merge | N
     had_concat = False
     for idx in reversed(range(len(op.lower_dims) - 1)):
         dim = op.lower_dims[idx]
-        if _is_equivalent(classes, dim, representative):
+        if is_equivalent(classes, dim, representative):
             had_concat = True
             sizes[position] *= sizes[idx]
             sizes[idx] = 1
