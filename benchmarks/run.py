@@ -17,6 +17,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent / "tests")]  # this checkout
 
+import bench_fresh  # noqa: E402
+import bench_gridwise  # noqa: E402
 import bench_import  # noqa: E402
 import bench_index_range  # noqa: E402
 import bench_invert  # noqa: E402
@@ -31,7 +33,8 @@ import bench_vectorize  # noqa: E402
 SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
             ("index range", bench_index_range), ("simplify", bench_simplify),
             ("sub-dimensions", bench_sub_dimensions), ("validity", bench_validity),
-            ("regularize and write", bench_scale), ("large files", bench_stream), ("service", bench_service))
+            ("regularize and write", bench_scale), ("large files", bench_stream), ("service", bench_service),
+            ("fresh process", bench_fresh), ("gridwise", bench_gridwise))
 
 
 def figure(value: float, what: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -12,13 +13,18 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from oracle import legal_lengths
 from rocmlir_data import DATA
+from strategies import views
 
 import viewalgebra as va
 from viewalgebra._analyses import vectorize as vectorize  # noqa: TID251 -- which path answered
 from viewalgebra._engine import budget as budget  # noqa: TID251 -- the worker machinery itself is under test
 
 CONV = DATA.parent.parent / "examples" / "conv2d_fwd_nchw.mlir"
+BENCHMARKS = DATA.parent.parent / "benchmarks"
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +32,23 @@ def _fresh_worker():
     """Each test starts with a fresh worker: one grown past WORKER_MEMORY_LIMIT by earlier tests
     would be replaced right after its next answer, under the test's feet."""
     budget.stop_workers()
+
+
+@pytest.fixture(params=["fork", "spawn"])
+def start(request, monkeypatch) -> str:
+    """Workers of either kind: forks of this process (whatever its size) or fresh interpreters."""
+    if request.param == "fork":
+        if not sys.platform.startswith("linux"):
+            pytest.skip("workers are forked on Linux only")
+        monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    else:
+        monkeypatch.setenv("VIEWALGEBRA_WORKERS", "spawn")
+    return request.param
+
+
+def _kind() -> str:
+    """How this thread's running worker started."""
+    return "fork" if budget._THREAD.worker._box[0].forked else "spawn"  # noqa: SLF001
 
 
 def _conv() -> va.View:
@@ -38,8 +61,9 @@ def _within(started: float, timeout: float) -> None:
     assert elapsed <= max(2 * timeout, timeout + 1), f"answered after {elapsed:.2f} s"
 
 
-def test_a_timeout_holds_in_wall_clock_time():
+def test_a_timeout_holds_in_wall_clock_time(start):
     budget.run_bounded(abs, (1,), 30, "warm-up")  # the worker of this thread is running
+    assert _kind() == start
     started = time.monotonic()
     with pytest.raises(va.errors.QueryTimeoutError, match=r"sleep: no answer within 0.3 s"):
         budget.run_bounded(time.sleep, (30,), 0.3, "sleep")
@@ -75,8 +99,9 @@ def test_a_timeout_holds_in_a_thread_and_leaves_other_threads_alone():
     assert answers == [serial[d % view.rank] for d in range(16)]
 
 
-def test_ctrl_c_reaches_the_caller_and_leaves_no_worker():
+def test_ctrl_c_reaches_the_caller_and_leaves_no_worker(start):
     budget.run_bounded(abs, (1,), None, "warm-up")
+    assert _kind() == start
     worker = budget._THREAD.worker  # noqa: SLF001
     pid = worker._box[0].pid  # noqa: SLF001
     threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
@@ -88,9 +113,11 @@ def test_ctrl_c_reaches_the_caller_and_leaves_no_worker():
         os.kill(pid, 0)
 
 
-def test_a_large_worker_is_replaced_with_the_same_answers(monkeypatch):
+def test_a_large_worker_is_replaced_with_the_same_answers(monkeypatch, start):
     view = _conv()
     before = va.max_vector_length(view, 2)
+    budget.run_bounded(abs, (1,), 30, "warm-up")
+    assert _kind() == start
     monkeypatch.setattr(budget, "WORKER_MEMORY_LIMIT", 0)  # every worker is too large
     pids = set()
     for _ in range(3):
@@ -99,7 +126,7 @@ def test_a_large_worker_is_replaced_with_the_same_answers(monkeypatch):
     assert len(pids) == 3 and os.getpid() not in pids
 
 
-def test_errors_cross_from_the_worker():
+def test_errors_cross_from_the_worker(start):
     with pytest.raises(ValueError, match="invalid literal"):
         budget.run_bounded(int, ("x",), 30, "int")
 
@@ -153,8 +180,9 @@ def test_starting_a_worker_does_not_eat_a_short_timeout():
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the caller cannot fork here")
-def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone():
+def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone(start):
     before = budget.run_bounded(os.getpid, (), 30, "pid")
+    assert _kind() == start
     child = os.fork()
     if child == 0:  # the fork: answer through a worker of its own, then exit as forks do
         code = 0 if budget.run_bounded(os.getpid, (), 30, "pid") not in (before, os.getpid()) else 1
@@ -166,7 +194,8 @@ def test_a_fork_of_the_caller_has_its_own_worker_and_leaves_the_callers_alone():
 
 
 def test_where_no_worker_can_start_queries_run_in_process():
-    # A frozen application, say: sys.executable does not run Python code.
+    # A frozen application, say: sys.executable does not run Python code. A fresh interpreter
+    # cannot be a worker there (a fork can: the second run).
     code = ("import sys, warnings, viewalgebra as va\n"
             "from viewalgebra._engine import budget as budget\n"
             "sys.executable = '/bin/false'\n"
@@ -174,13 +203,18 @@ def test_where_no_worker_can_start_queries_run_in_process():
             "    warnings.simplefilter('always')\n"
             "    ok = va.invert(va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by "
             "[<Merge{4, 8} [\"k\"] at [0] -> [\"a\", \"b\"] at [0, 1]>] bounds = [32] -> [4, 8]>')).kind\n"
-            "print(ok, budget.timeouts_hold(), len(w), 'exited with 1' in str(w[0].message))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+            "print(ok, budget.timeouts_hold(), len(w), bool(w) and 'exited with 1' in str(w[0].message))\n")
+    spawn = {**os.environ, "VIEWALGEBRA_WORKERS": "spawn"}
+    out = subprocess.run([sys.executable, "-c", code], env=spawn, capture_output=True, text=True,
+                         check=True).stdout.split()
     assert out == ["bijective", "False", "1", "True"]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["bijective", "True", "0", "False"]
 
 
-def test_a_worker_killed_from_outside_is_a_worker_error_and_is_replaced():
+def test_a_worker_killed_from_outside_is_a_worker_error_and_is_replaced(start):
     pid = budget.run_bounded(os.getpid, (), 30, "pid")
+    assert _kind() == start
     threading.Timer(0.3, lambda: os.kill(pid, signal.SIGKILL)).start()
     with pytest.raises(va.errors.WorkerError, match="sleep: the worker process died without an answer"):
         budget.run_bounded(time.sleep, (30,), 30, "sleep")
@@ -218,6 +252,177 @@ def test_a_large_caller_keeps_its_worker():
             "from viewalgebra._engine import budget as budget\n"
             "ballast = np.ones(50_000_000)  # 400 MB, touched\n"
             "pids = {budget.run_bounded(os.getpid, (), 30, 'pid') for _ in range(3)}\n"
-            "print(len(pids), ballast.sum() > 0)\n")
+            "print(len(pids), ballast.sum() > 0, budget._THREAD.worker._box[0].forked)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["1", "True"]
+    assert out.split() == ["1", "True", "False"]  # too large to fork: a fresh interpreter
+
+
+# {{{ the first query of a process: a fork of the caller
+
+
+CHILDREN = '''
+def children():
+    # The processes whose parent is this one.
+    found = set()
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:  # not a process, or ended meanwhile
+            continue
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == os.getpid():
+            found.add(int(entry))
+    return found
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_a_program_that_never_queries_starts_no_process():
+    code = ("import os, threading\n"
+            "import viewalgebra as va\n"
+            f"{CHILDREN}"
+            "tm = va.parse_transform_map('<affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)> by "
+            "[<Merge{4, 8} [\"k\"] at [0] -> [\"a\", \"b\"] at [0, 1]>] bounds = [32] -> [4, 8]>')\n"
+            "view = va.View(va.Buffer((4, 8)), [tm])\n"
+            "view.addresses(); n = va.max_vector_length(view, 0).length  # numpy answers it\n"
+            "print(n, len(children()), threading.active_count())\n"
+            "va.invert(tm)  # ISL: now there is a worker\n"
+            "print(len(children()), threading.active_count())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["32", "0", "1", "1", "1"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout():
+    # A query that ISL cannot answer in seconds (counting the invalid points of a conv2d input
+    # at 8e10 elements), first of its process, with a fresh interpreter unable to start: a fork
+    # holds the timeout, the next query gets its answer from a new fork, and that fork dies with
+    # its caller when the caller is killed outright.
+    sys.path.insert(0, str(BENCHMARKS))
+    from conv_stack import gemm_tiling_view
+
+    view = gemm_tiling_view(64, 1024, 256)
+    expected = [va.max_vector_length(view, d) for d in range(view.rank)]
+    code = (f"import os, signal, sys, time; sys.path.insert(0, {str(BENCHMARKS)!r})\n"
+            "import viewalgebra as va\n"
+            "from viewalgebra._engine import budget\n"
+            "from conv_stack import conv2d_input_view, gemm_tiling_view\n"
+            "budget._Process.spawn = None\n"
+            "started = time.monotonic()\n"
+            "try:\n"
+            "    va.validity(conv2d_input_view(6400, 1024, 112, 112), timeout=0.5)\n"
+            "except va.errors.QueryTimeoutError:\n"
+            "    print(f'timeout after {time.monotonic() - started:.2f} s')\n"
+            "view = gemm_tiling_view(64, 1024, 256)\n"
+            "print(repr([va.max_vector_length(view, d) for d in range(view.rank)]))\n"
+            "print(budget._THREAD.worker._box[0].pid, flush=True)\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == -signal.SIGKILL and len(done.stdout.splitlines()) == 3, done.stderr
+    first, answers, pid = done.stdout.splitlines()
+    assert first.startswith("timeout after ") and float(first.split()[2]) <= 1.5, first
+    assert answers == repr(expected)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {pid} still runs after its caller was killed")
+
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
+    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    read, write = os.pipe()  # the caller waits for the end of this pipe: no worker may hold it
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        assert budget.run_bounded(os.getppid, (), 30, "parent") == os.getpid()
+        assert _kind() == "fork"
+        assert budget.run_bounded(signal.getsignal, (signal.SIGTERM,), 30, "handler") == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert budget.run_bounded(signal.getsignal, (signal.SIGINT,), 30, "handler") == signal.SIG_IGN
+    assert budget.run_bounded(os.getsid, (0,), 30, "session") != os.getsid(0)
+    os.close(write)
+    assert select.select([read], [], [], 5)[0] and os.read(read, 1) == b""
+    os.close(read)
+    budget.run_bounded(print, ("from the worker",), 30, "print")
+    budget.run_bounded(os.write, (2, b"from the worker"), 30, "write")
+    assert capfd.readouterr() == ("", "")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_threads_each_get_their_answer_beside_a_forked_worker(monkeypatch):
+    # The first query forks; threads started later get fresh interpreters (no fork while another
+    # thread runs Python code), and every answer is the one the fork gives.
+    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    view = _conv()
+
+    def by_isl(_: object = None) -> list[va.answers.VectorLength]:  # past the answer cache
+        return [vectorize._answer((view, d, view.shape[d], None, False, False, False), 60, "isl")  # noqa: SLF001
+                for d in range(view.rank)]
+
+    serial = by_isl()
+    assert _kind() == "fork"
+    kinds = []
+
+    def query(_: int) -> list[va.answers.VectorLength]:
+        answers = by_isl()
+        kinds.append(_kind())
+        return answers
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(query, range(2))) == [serial] * 2
+    assert kinds == ["spawn"] * 2
+    assert by_isl() == serial and _kind() == "fork"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+@settings(derandomize=True, deadline=None, max_examples=40)
+@given(view=views(max_maps=3, max_points=300).filter(lambda v: v.rank > 0), data=st.data())
+def test_a_forked_worker_answers_as_brute_force(view, data):
+    dim = data.draw(st.integers(0, view.rank - 1))
+    run = view.shape[dim]
+    assume(run > 1)  # else the answer 1 needs no ISL
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(budget, "FORK_LIMIT", 2**40)
+        result = vectorize._answer((view, dim, run, None, False, False, False), 60, "isl")  # noqa: SLF001
+        assert _kind() == "fork"
+    assert list(result.legal) == legal_lengths(view, dim, run)
+
+
+# }}}
+
+
+def test_a_host_with_many_open_files_gets_its_answers(start):
+    # The worker's pipes get descriptors past 1023, which select() refuses.
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 1200:
+        pytest.skip("this process may not open 1,100 files")
+    null = os.open(os.devnull, os.O_RDONLY)
+    held = [os.dup(null) for _ in range(1100)]
+    try:
+        assert budget.run_bounded(abs, (-5,), 30, "abs") == 5
+        assert budget._THREAD.worker._box[0].replies > 1023  # noqa: SLF001
+        with pytest.raises(va.errors.QueryTimeoutError):
+            budget.run_bounded(time.sleep, (30,), 0.2, "sleep")
+    finally:
+        for fd in [null, *held]:
+            os.close(fd)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_a_fork_that_ends_before_it_is_ready_gives_way_to_fresh_interpreters(monkeypatch):
+    from viewalgebra._engine import worker  # noqa: TID251 -- the child's life is replaced
+
+    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    monkeypatch.setattr(budget, "_CANNOT_FORK", [])
+    monkeypatch.setattr(worker, "forked", lambda *_: os._exit(3))
+    assert budget.run_bounded(abs, (-7,), 30, "abs") == 7  # the query sent to the fork is answered
+    assert _kind() == "spawn" and budget._CANNOT_FORK == ["a forked worker exited with 3"]  # noqa: SLF001
+    assert not budget.may_fork()
+    assert budget.timeouts_hold()

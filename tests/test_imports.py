@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).parent.parent
 LAZY = ("sympy", "viewalgebra._maps.sympy_formulas", "viewalgebra._mlir", "viewalgebra._draw",
         "viewalgebra._kernel.interpret", "viewalgebra._rocmlir", "viewalgebra.text", "viewalgebra.mlir",
-        "viewalgebra.draw", "viewalgebra.kernel", "viewalgebra.rocmlir")
+        "viewalgebra.draw", "viewalgebra.kernel", "viewalgebra.rocmlir", "viewalgebra._recipes",
+        "viewalgebra.gridwise")
 """Modules that ``import viewalgebra`` and ``viewalgebra --help`` must leave unimported."""
 
 

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import math
+import os
+import pickle
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from oracle import legal_lengths
+from strategies import views
 
 import viewalgebra as va
+from viewalgebra._maps.view import addresses_on_grid  # noqa: TID251 -- the grid evaluation beside the oracle's
 
 
 def pt(upper, lower, names=None):
@@ -226,6 +235,66 @@ def test_numpy_evaluation_of_a_map_matches_the_scalar_one():
     assert valid.all()
     for p, lo in zip(points, lower, strict=True):
         assert va.evaluate(tm, tuple(p)) == (tuple(lo), True)
+
+
+def _box_grid(shape: tuple[int, ...]) -> list[np.ndarray]:
+    return [np.arange(n).reshape([n if j == k else 1 for j in range(len(shape))]) for k, n in enumerate(shape)]
+
+
+@given(view=views(max_maps=3, max_points=400), data=st.data())
+@settings(derandomize=True, deadline=None, max_examples=120)
+def test_grid_evaluation_equals_the_evaluation_of_every_point(view, data):
+    """``addresses_on_grid`` (one array of coordinates per dim, each map on arrays only as large as
+    the dims it reads) against the oracle's evaluation of every point of the box, and of lines
+    through random points as the vector-length probe draws them (positions in any order)."""
+    addr, valid = view.addresses()
+    got, ok = addresses_on_grid(view, _box_grid(view.shape))
+    assert ok.shape == view.shape
+    assert (np.broadcast_to(got, view.shape) == addr).all() and (ok == valid).all()
+    if view.rank == 0:
+        return
+    dim = data.draw(st.integers(0, view.rank - 1))
+    lines = np.array(data.draw(st.lists(st.tuples(*(st.integers(0, n - 1) for n in view.shape)),
+                                        min_size=1, max_size=5)), dtype=np.int64)
+    positions = np.array(data.draw(st.lists(st.integers(0, view.shape[dim] - 1), min_size=1, max_size=8)),
+                         dtype=np.int64)
+    grid = [lines[:, k:k + 1] for k in range(view.rank)]
+    grid[dim] = positions.reshape(1, -1)
+    got, ok = addresses_on_grid(view, grid)
+    shape = (len(lines), len(positions)) if view.rank > 1 else (1, len(positions))
+    assert ok.shape == shape
+    for i, line in enumerate(lines[:shape[0]]):
+        for j, x in enumerate(positions):
+            point = tuple(int(x) if k == dim else int(c) for k, c in enumerate(line))
+            assert (np.broadcast_to(got, shape)[i, j], ok[i, j]) == (addr[point], valid[point])
+
+
+def test_grid_evaluation_of_lenient_views():
+    """The space below a map of a lenient view may be narrower than the map's lower bounds
+    (``View.narrow_links``): rocMLIR's own test views."""
+    text = (Path(__file__).parent / "data" / "rocmlir" / "test_vectorization_inference.mlir").read_text()
+    lenient = [p.view for p in va.text.parse_mlir_views(text) if p.view is not None and p.view.narrow_links()]
+    assert len(lenient) >= 5
+    for view in lenient:
+        addr, valid = view.addresses()
+        got, ok = addresses_on_grid(view, _box_grid(view.shape))
+        assert (np.broadcast_to(got, view.shape) == addr).all() and (ok == valid).all()
+        assert not valid.all()
+
+
+def test_a_map_hashes_anew_in_another_process():
+    """A map keeps its hash once asked for, but not through pickle: another process (a worker)
+    hashes strings differently, and must find the map in its caches."""
+    tm = MERGE_VIEW.maps[0]
+    hash(tm)
+    code = ("import pickle, sys; import viewalgebra as va; tm = pickle.loads(sys.stdin.buffer.read()); "
+            "fresh = va.parse_transform_map(va.print_transform_map(tm)); "
+            "print(hash(tm) == hash(fresh), {fresh: 1}.get(tm))")
+    seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"  # not this process's
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(tm), capture_output=True,
+                         check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+    assert out.split() == [b"True", b"1"]
+    assert pickle.loads(pickle.dumps(tm)) == tm and hash(pickle.loads(pickle.dumps(tm))) == hash(tm)
 
 
 # }}}

@@ -4,10 +4,11 @@ The front door (docs/api.md): the values (``Buffer``, ``View``, ``Chain``, ``Tra
 verbs, the error root, and namespaces for the rest: ``va.transforms`` (the nine transforms),
 ``va.answers`` (what the verbs answer with), ``va.errors``, ``va.isl`` (the exact ISL objects),
 ``va.text`` (rocMLIR's syntax and formulas), ``va.kernel`` (kernel graphs, the interpreter),
-``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules) and ``va.draw``.
+``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules), ``va.gridwise`` (the problems, perf configs
+and tuning spaces of rocMLIR's gridwise lowering) and ``va.draw``.
 
-sympy, the MLIR front end, drawing, the interpreter and the rocMLIR ports are imported on first
-use of one of their names (PEP 562).
+sympy, the MLIR front end, drawing, the interpreter, the rocMLIR ports and the gridwise recipes
+are imported on first use of one of their names (PEP 562).
 """
 
 import importlib
@@ -35,11 +36,11 @@ from ._regularize import regularize
 from .errors import ViewAlgebraError
 
 if TYPE_CHECKING:
-    from . import draw, kernel, mlir, rocmlir, text
+    from . import draw, gridwise, kernel, mlir, rocmlir, text
     from ._mlir import read_mlir, write_mlir
 
-_LAZY = {"read_mlir": "._mlir", "write_mlir": "._mlir", "draw": ".draw", "kernel": ".kernel",
-         "mlir": ".mlir", "rocmlir": ".rocmlir", "text": ".text"}
+_LAZY = {"read_mlir": "._mlir", "write_mlir": "._mlir", "draw": ".draw", "gridwise": ".gridwise",
+         "kernel": ".kernel", "mlir": ".mlir", "rocmlir": ".rocmlir", "text": ".text"}
 """Public name -> the module that defines it (or the namespace itself), for names imported on
 first use."""
 
@@ -110,6 +111,7 @@ __all__ = [
     "errors",
     "evaluate",
     "evaluate_array",
+    "gridwise",
     "index_range",
     "invert",
     "isl",

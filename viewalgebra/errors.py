@@ -37,6 +37,18 @@ class TransformParseError(ViewAlgebraError, ValueError):
         super().__init__(f"{self.line}:{self.column}: {message}")
 
 
+class ConfigParseError(TransformParseError):
+    """A line of rocMLIR's problem lists or a perf config string that rocMLIR would refuse.
+
+    The message names the line and column, the token and what was expected there.
+    """
+
+    def __init__(self, message: str, text: str, offset: int, token: str) -> None:
+        self.token = token
+        """The offending token (empty at the end of the text)."""
+        super().__init__(message, text, offset)
+
+
 class CoordinateError(ViewAlgebraError, IndexError):
     """A coordinate tuple of the wrong rank or outside the box it indexes."""
 
@@ -107,6 +119,7 @@ class MlirWriteError(ViewAlgebraError):
 
 
 __all__ = [
+    "ConfigParseError",
     "CoordinateError",
     "DrawError",
     "InternalError",

@@ -26,7 +26,7 @@ from .._engine.cache import AnswerCache, on_clear
 from .._maps.buffer import dtype_bits
 from .._maps.evaluate import IntArray
 from .._maps.relations import CTX, address_function, point_coords, total_address_and_checks, val
-from .._maps.view import View, addresses_in_box, all_points, fits_int64
+from .._maps.view import View, addresses_on_grid, check_dependencies, fits_int64, grid_checks
 from ..errors import (
     CoordinateError,
     InternalError,
@@ -43,6 +43,10 @@ LINE_WINDOW = 64
 
 ENUMERATE_LIMIT = 1 << 14
 """Views of at most this many points are answered by checking every step with numpy."""
+
+SEPARATE_LIMIT = 1 << 14
+"""A dim whose group of interacting dims (``_separated``) spans at most this many points, each
+other group too, is answered by numpy over that group, not by ISL."""
 
 PROBE_START = 1024
 PROBE_LINES = 48
@@ -153,26 +157,33 @@ def max_vector_length(view: View, dim: int, length: int | None = None, *,
 Query = tuple[View, int, int, int | None, bool, bool, bool]
 """(view, dim, run, cap, power_of_two, aligned, rocmlir_compatible)."""
 
-Method = Literal["auto", "enumerate", "probe", "isl"]
+Method = Literal["auto", "enumerate", "probe", "separate", "isl"]
 
 
 def _answer(query: Query, timeout: float | None, method: Method) -> VectorLength:
     """The answer by the cheapest sound method (``method="auto"``), or by the one named.
 
-    All three are exact: ``enumerate`` checks every step of the box with numpy; ``probe`` settles
-    the answer 1 when bad steps found on a few lines already have gcd 1; ``isl`` proves the gcd
-    over all steps, starting from the probe's steps. Tests drive each against brute force.
+    All four are exact: ``enumerate`` checks every step of the box with numpy; ``probe`` settles
+    the answer 1 when bad steps found on a few lines already have gcd 1; ``separate`` checks
+    every step of the dims that interact with ``dim`` with numpy, the others at a valid point;
+    ``isl`` proves the gcd over all steps, starting from the probe's steps. Tests drive each
+    against brute force.
     """
     view, dim, run = query[:3]
+    aligned = query[5]
     deadline = None if timeout is None else time.monotonic() + timeout
     g = math.gcd(run, view.shape[dim])
     if method == "enumerate" or (method == "auto" and math.prod(view.shape) <= ENUMERATE_LIMIT):
         facts = _enumerated(view, dim) if g > 1 else None
         if facts is not None:
             return _solve(query, facts, deadline)
-    seeds = _probe(view, dim, g) if g > 1 and method != "isl" else []
+    seeds = _probe(view, dim, g) if g > 1 and method in ("auto", "probe") else []
     if g == 1 or math.gcd(g, *(p[dim] + 1 for p in seeds)) == 1:
         return _solve(query, _Steps(view, dim, seeds, isl_allowed=False), deadline)
+    if method in ("auto", "separate") and not aligned:  # alignment also depends on the other dims
+        separated = _separated(view, dim, seeds)
+        if separated is not None:
+            return _solve(query, separated, deadline)
     return run_bounded(_solve_by_isl, (query, seeds), timeout, f"max_vector_length(dim={dim})")
 
 
@@ -259,11 +270,113 @@ class _Enumerated:
 def _enumerated(view: View, dim: int) -> _Enumerated | None:
     """The numpy facts of a small view; ``None`` where numpy cannot evaluate it exactly."""
     try:
-        addr, valid = addresses_in_box(view, all_points(view.shape))
+        addr, valid = addresses_on_grid(view, _box_grid(view.shape))
     except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers, or a map numpy
         # cannot evaluate: ISL decides
         return None
-    return _Enumerated(view, dim, addr.reshape(view.shape), valid.reshape(view.shape))
+    return _Enumerated(view, dim, np.broadcast_to(addr, view.shape), valid)
+
+
+class _Separated:
+    """Every bad step, from numpy over the dims that interact with ``dim`` (its group), the other
+    dims at a valid point.
+
+    The address is a sum of terms and the validity a conjunction of checks, each depending on the
+    dims of one group (``_groups``). A step along ``dim`` changes only ``dim``'s group, so where
+    the other groups are valid it is bad exactly where it is bad with them at any valid point (the
+    other terms cancel in the address difference), and elsewhere both ends are invalid: good.
+    """
+
+    def __init__(self, view: View, dim: int, seeds: list[tuple[int, ...]],
+                 steps: tuple[IntArray, np.ndarray, frozenset[int], list[int]] | None) -> None:
+        """``steps``: the addresses and validity over ``dim``'s group (the axes of the other dims
+        of length 1), that group and the valid point of the other dims; ``None``: no valid point."""
+        self.view, self.dim, self.seeds, self.steps = view, dim, seeds, steps
+
+    def gcd(self, g: int) -> tuple[int, list[tuple[int, ...]]]:
+        found = list(self.seeds)
+        g = math.gcd(g, *(p[self.dim] + 1 for p in found))
+        if self.steps is None:  # no valid point: no bad step
+            return g, found
+        addr, valid, own, point = self.steps
+        bad = np.argwhere(_bad_mask(addr, valid, self.dim))
+        found += [tuple(int(c) if k in own else point[k] for k, c in enumerate(p))
+                  for p in bad[_decisive(bad[:, self.dim], g)]]
+        return math.gcd(g, *(p[self.dim] + 1 for p in found)), found
+
+    def misaligned(self, v: int) -> tuple[int, ...] | None:
+        raise InternalError("internal: alignment asked of the separated dims (please report)")
+
+
+def _groups(view: View) -> tuple[list[frozenset[int]], list[int]]:
+    """The view's dims in groups such that every term of the address and every validity check
+    depends on the dims of one group; and the group of each check (-1: a constant check)."""
+    terms, checks = check_dependencies(view)
+    parent = list(range(view.rank))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for dims in (*terms, *checks):
+        ordered = sorted(dims)
+        for d in ordered[1:]:
+            parent[find(d)] = find(ordered[0])
+    roots = sorted({find(d) for d in range(view.rank)})
+    groups = [frozenset(d for d in range(view.rank) if find(d) == r) for r in roots]
+    return groups, [roots.index(find(min(dims))) if dims else -1 for dims in checks]
+
+
+def _separated(view: View, dim: int, seeds: list[tuple[int, ...]]) -> _Separated | None:
+    """The facts of ``dim`` from numpy over its group of dims; ``None`` where a group needed is
+    larger than ``SEPARATE_LIMIT`` points or numpy cannot evaluate the view exactly."""
+    try:
+        if not fits_int64(view):
+            return None
+        groups, check_groups = _groups(view)
+    except InvalidTransformError:  # a map numpy cannot evaluate: ISL decides
+        return None
+    own = next(h for h, dims in enumerate(groups) if dim in dims)
+    if math.prod(view.shape[d] for d in groups[own]) > SEPARATE_LIMIT:
+        return None
+    point = [0] * view.rank
+    for h, dims in enumerate(groups):  # a valid point of every other group with checks
+        if h == own or h not in check_groups:
+            continue
+        if math.prod(view.shape[d] for d in dims) > SEPARATE_LIMIT:
+            return None
+        _, masks = grid_checks(view, _sub_grid(view.shape, dims, point))
+        holds = np.ones((1,) * view.rank, dtype=np.bool_)
+        for mask, group in zip(masks, check_groups, strict=True):
+            if group == h:
+                holds = holds & mask
+        first = np.argwhere(holds)
+        if not len(first):  # this group is never valid, so no point of the view is
+            return _Separated(view, dim, seeds, None)
+        for d in dims:  # an index of the grid is the value (0 where the checks ignore the dim)
+            point[d] = int(first[0][d])
+    addr, masks = grid_checks(view, _sub_grid(view.shape, groups[own], point))
+    shape = tuple(n if d in groups[own] else 1 for d, n in enumerate(view.shape))
+    valid = np.ones(shape, dtype=np.bool_)
+    for mask, group in zip(masks, check_groups, strict=True):
+        if group in (own, -1):  # those of the other groups hold at the point
+            valid = valid & mask
+    return _Separated(view, dim, seeds, (np.where(valid, addr, -1), valid, groups[own], point))
+
+
+def _sub_grid(shape: tuple[int, ...], dims: frozenset[int], point: list[int]) -> list[IntArray]:
+    """Every value of ``dims``, the other dims at ``point``: one broadcastable array per dim."""
+    return [np.arange(n, dtype=np.int64).reshape([n if j == k else 1 for j in range(len(shape))])
+            if k in dims else np.full((1,) * len(shape), point[k], dtype=np.int64)
+            for k, n in enumerate(shape)]
+
+
+def _box_grid(shape: tuple[int, ...]) -> list[IntArray]:
+    """The coordinates of every point of the box, one broadcastable array per dim."""
+    return [np.arange(n, dtype=np.int64).reshape([n if j == k else 1 for j in range(len(shape))])
+            for k, n in enumerate(shape)]
 
 
 def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
@@ -285,13 +398,14 @@ def _probe(view: View, dim: int, g: int) -> list[tuple[int, ...]]:
 def _steps_on_lines(view: View, dim: int, lines: IntArray, positions: IntArray,
                     g: int) -> list[tuple[int, ...]]:
     """Bad steps on the given lines that decide their gcd with ``g`` (``_decisive``)."""
-    points = np.repeat(lines, len(positions), axis=0)
-    points[:, dim] = np.tile(positions, len(lines))
+    grid = [lines[:, k:k + 1] for k in range(view.rank)]
+    grid[dim] = positions.reshape(1, -1)
     try:
-        addr, valid = addresses_in_box(view, points)
+        addr, valid = addresses_on_grid(view, grid)
     except (TooComplexError, InvalidTransformError):  # beyond 64-bit integers: ISL decides alone
         return []
-    addr, valid = addr.reshape(len(lines), -1), valid.reshape(len(lines), -1)
+    shape = (len(lines), len(positions))  # a rank-1 view's lines are all the one line
+    addr, valid = np.broadcast_to(addr, shape), np.broadcast_to(valid, shape)
     # Only steps between neighbouring positions count (the two ranges may leave a gap).
     bad = np.argwhere(_bad_mask(addr, valid, 1) & (np.diff(positions) == 1))
     return [tuple(int(positions[k]) if j == dim else int(c) for j, c in enumerate(lines[line]))
@@ -452,11 +566,13 @@ def _line(view: View, pieces: tuple[isl.BasicSet, ...], dim: int, through: tuple
     start = max(through[dim] - LINE_WINDOW // 2, 0)
     stop = min(start + LINE_WINDOW, view.shape[dim] - 1)
     if method == "numpy" or (method == "auto" and fits_int64(view)):
-        points = np.array([[c if k == dim else x for k, x in enumerate(through)]
-                           for c in range(start, stop + 1)], dtype=np.int64).reshape(-1, view.rank)
-        addr, valid = addresses_in_box(view, points)
+        positions = np.arange(start, stop + 1, dtype=np.int64)
+        grid = [positions if k == dim else np.array([x], dtype=np.int64) for k, x in enumerate(through)]
+        addr, valid = addresses_on_grid(view, grid)
+        addr, valid = np.broadcast_to(addr, positions.shape), np.broadcast_to(valid, positions.shape)
         good = (valid[:-1] & valid[1:] & (addr[1:] - addr[:-1] == 1)) | (~valid[:-1] & ~valid[1:])
-        return [tuple(int(c) for c in p) for p in points[:-1][~good]]
+        return [tuple(int(c) if k == dim else x for k, x in enumerate(through))
+                for c in positions[:-1][~good]]
     found: set[int] = set()
     for piece in pieces:
         line = piece

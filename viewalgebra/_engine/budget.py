@@ -3,8 +3,12 @@
 islpy holds the GIL and ignores signals during a call, ISL's operation counter does not bound time
 and lives on islpy's one shared context, and islpy leaves a few dozen bytes behind on most ISL
 operations (docs/performance.md). So bounded work runs in a worker process, one per calling
-thread, started on first use (a fresh interpreter, not a fork: safe in threaded hosts):
+thread, started on the thread's first bounded query:
 
+* a fork of the caller where that is safe (Linux, no other thread runs Python code, the caller is
+  small: ``may_fork``), which is ready within milliseconds because it has everything imported;
+  else a fresh interpreter (not a fork, which is unsafe in threaded hosts), which takes the time
+  of starting Python and importing islpy and this package;
 * the caller waits on the worker's pipe; at the deadline, or on ``KeyboardInterrupt``, the worker
   is killed and a new one starts with the next query, so a timeout holds (within a second more
   when the query had to start the worker) and never touches another thread's query;
@@ -13,15 +17,18 @@ thread, started on first use (a fresh interpreter, not a fork: safe in threaded 
 
 Where no worker can start (``VIEWALGEBRA_WORKERS=0``, no Python executable, or one that ends
 before it is ready), work runs in the calling process without a time bound; ``timeouts_hold()``
-says which applies.
+says which applies. ``VIEWALGEBRA_WORKERS=spawn`` makes every worker a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import math
 import os
 import pickle
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -42,6 +49,9 @@ T = TypeVar("T")
 
 WORKER_MEMORY_LIMIT = 256 * 2**20
 """Peak resident bytes past which a worker is replaced after its current query."""
+
+FORK_LIMIT = WORKER_MEMORY_LIMIT // 2
+"""Resident bytes of the caller up to which a worker may be forked from it (``may_fork``)."""
 
 START_ALLOWANCE = 0.9
 """Seconds of starting a worker that do not count against the query that starts it (less than
@@ -118,6 +128,36 @@ _THREAD = threading.local()
 _warned = False
 _CANNOT_START: list[str] = []
 """Why a worker could not start (a frozen application, say): then no further one is tried."""
+_CANNOT_FORK: list[str] = []
+"""Why a forked worker ended before it was ready: then workers are fresh interpreters."""
+
+
+def may_fork() -> bool:
+    """Whether this thread's next worker may be a fork of this process.
+
+    Only where a fork is cheap and safe: on Linux (elsewhere system libraries do not survive a fork
+    without ``exec``), when this is the one thread that runs Python code (no other thread can hold
+    a lock the worker would need; threads of native libraries, such as numpy's OpenBLAS pool, run
+    none of the worker's code), and when this process is resident in at most ``FORK_LIMIT`` bytes
+    (the fork starts with this process's pages, counts them against ``WORKER_MEMORY_LIMIT``, and
+    keeps their contents alive once this process changes them). Not with
+    ``VIEWALGEBRA_WORKERS=spawn``.
+    """
+    if (os.environ.get("VIEWALGEBRA_WORKERS") == "spawn" or _CANNOT_FORK
+            or not sys.platform.startswith("linux") or not hasattr(os, "fork")):
+        return False
+    # threading's count misses threads started with _thread; the frames of every thread do not.
+    if threading.active_count() != 1 or len(sys._current_frames()) != 1:  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+        return False
+    return _caller_resident() <= FORK_LIMIT
+
+
+def _caller_resident() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return WORKER_MEMORY_LIMIT  # unknown: too large to fork
 
 
 def _thread_worker() -> _Worker | None:
@@ -136,6 +176,84 @@ def _thread_worker() -> _Worker | None:
     return worker
 
 
+class _Process:
+    """A worker process and the caller's ends of its pipes (requests in, replies out)."""
+
+    def __init__(self, pid: int, requests: int, replies: int,
+                 popen: subprocess.Popen[bytes] | None = None) -> None:
+        self.pid = pid
+        self.requests = requests
+        self.replies = replies
+        self.forked = popen is None
+        self._popen = popen
+        self._ended = False
+
+    @staticmethod
+    def spawn() -> _Process:
+        """A fresh interpreter that imports the worker."""
+        top = str(Path(__file__).resolve().parents[2])
+        code = (f"import sys; sys.path.insert(0, {top!r}); "
+                "from viewalgebra._engine.worker import main; main()")
+        popen = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)
+        return _Process(popen.pid, cast("IO[bytes]", popen.stdin).fileno(),
+                        cast("IO[bytes]", popen.stdout).fileno(), popen)
+
+    @staticmethod
+    def fork() -> _Process | None:
+        """A fork of this process that serves as a worker, or ``None`` if the fork failed."""
+        from .worker import forked  # imported here: the child imports nothing
+
+        its_requests, requests = os.pipe()  # (read end, write end)
+        replies, its_replies = os.pipe()
+        parent = os.getpid()
+        try:
+            with warnings.catch_warnings():
+                # Python 3.12+ warns of a fork of any process with several OS threads, such as
+                # numpy's OpenBLAS pool: only this thread runs Python code (may_fork), and the
+                # child runs the worker's loop alone.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        except (OSError, RuntimeError):  # no memory for it, or a sub-interpreter
+            for fd in (its_requests, requests, replies, its_replies):
+                os.close(fd)
+            return None
+        if pid == 0:
+            forked(its_requests, its_replies, parent)  # never returns
+        os.close(its_requests)
+        os.close(its_replies)
+        return _Process(pid, requests, replies)
+
+    def ended(self) -> bool:
+        """Whether an idle worker has ended: it never writes unasked, so a readable pipe is its end."""
+        return self._ended or _readable(self.replies, 0)
+
+    def end(self, kill: bool = True) -> int | None:
+        """Kill the process (``kill``; else it has closed its end and exits by itself), wait for
+        it and close the pipes; its exit code."""
+        if self._ended:
+            return None
+        self._ended = True
+        code: int | None = None
+        if self._popen is not None:
+            if kill and self._popen.poll() is None:
+                self._popen.kill()
+            code = self._popen.wait()
+            for pipe in (self._popen.stdin, self._popen.stdout):
+                if pipe is not None:
+                    pipe.close()
+            return code
+        if kill:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # reaped elsewhere (SIGCHLD ignored, say)
+            code = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        os.close(self.requests)
+        os.close(self.replies)
+        return code
+
+
 class _Worker:
     """One worker process, used by one thread at a time; restarted after a kill or when large."""
 
@@ -143,35 +261,53 @@ class _Worker:
         self.pid = os.getpid()
         # The process sits in a box shared with the finalizer, which kills it when the thread
         # that owns this worker ends.
-        self._box: list[subprocess.Popen[bytes] | None] = [None]
+        self._box: list[_Process | None] = [None]
         _ALL.add(self)
         weakref.finalize(self, _Worker._kill, self._box, self.pid)
 
     @staticmethod
-    def _kill(box: list[subprocess.Popen[bytes] | None], owner: int) -> None:
+    def _kill(box: list[_Process | None], owner: int) -> None:
         proc = box[0] if box else None
         # A fork of the caller inherits this object, not the process: it must not kill it.
         if proc is not None and os.getpid() == owner:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            for pipe in (proc.stdin, proc.stdout):
-                if pipe is not None:
-                    pipe.close()
+            proc.end()
 
     def stop(self) -> None:
         _Worker._kill(self._box, self.pid)
         self._box[0] = None
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        top = str(Path(__file__).resolve().parents[2])
-        code = (f"import sys; sys.path.insert(0, {top!r}); "
-                "from viewalgebra._engine.worker import main; main()")
-        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+    def _start(self, deadline: float | None, payload: bytes) -> tuple[_Process, bool, bool]:
+        """A new worker, whether it said it is ready before ``deadline`` (``None``: no limit) plus
+        ``START_ALLOWANCE``, and whether ``payload`` was sent to it already: a fork if
+        ``may_fork()``, else a fresh interpreter."""
+        late = None if deadline is None else deadline + START_ALLOWANCE
+        proc = _Process.fork() if may_fork() else None
+        if proc is not None:
+            self._box[0] = proc
+            # A small request goes into the new, empty pipe at once (it cannot block there), so
+            # that the fork finds it when it is ready instead of waiting for this thread to
+            # wake up and send it: under load each wake-up costs milliseconds.
+            sent = len(payload) + _HEADER.size <= select.PIPE_BUF
+            if sent:
+                with contextlib.suppress(BrokenPipeError):  # it ended already: seen below
+                    send(proc.requests, payload)
+            if receive(proc.replies, late) is not None:
+                return proc, True, sent
+            if late is not None and time.monotonic() >= late:
+                return proc, False, sent
+            code = proc.end(kill=False)  # it ended before it was ready: no more forks
+            self._box[0] = None
+            _CANNOT_FORK.append(f"a forked worker exited with {code}")
+        proc = _Process.spawn()
         self._box[0] = proc
-        return proc
+        if receive(proc.replies, late) is not None:
+            return proc, True, False
+        if late is not None and time.monotonic() >= late:
+            return proc, False, False
+        # The pipe closed before the worker was ready: it cannot start here.
+        code = proc.end(kill=False)
+        self._box[0] = None
+        raise _CannotStart(f"{sys.executable} -c ... exited with {code}")
 
     def call(self, fn: Callable[..., T], args: tuple[object, ...], timeout: float | None,
              what: str) -> T:
@@ -179,22 +315,18 @@ class _Worker:
         deadline = None if timeout is None else start + timeout
         proc = self._box[0]
         payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        sent = False
         try:
-            if proc is None or proc.poll() is not None:
-                proc = self._start()
+            if proc is None or proc.ended():
+                self.stop()
                 # The worker says when it is ready; up to START_ALLOWANCE seconds of starting it do
                 # not count against the query (so the answer comes within timeout + 1 s at worst).
-                ready = receive(cast("IO[bytes]", proc.stdout).fileno(),
-                                None if deadline is None else deadline + START_ALLOWANCE)
-                if ready is None and (deadline is None or time.monotonic() < deadline + START_ALLOWANCE):
-                    # The pipe closed before the worker was ready: it cannot start here.
-                    code = proc.wait()
-                    self.stop()
-                    raise _CannotStart(f"{sys.executable} -c ... exited with {code}")
-                if ready is not None and deadline is not None:
+                proc, ready, sent = self._start(deadline, payload)
+                if ready and deadline is not None:
                     deadline += min(time.monotonic() - start, START_ALLOWANCE)
-            send(cast("IO[bytes]", proc.stdin).fileno(), payload)
-            reply = receive(cast("IO[bytes]", proc.stdout).fileno(), deadline)
+            if not sent:
+                send(proc.requests, payload)
+            reply = receive(proc.replies, deadline)
         except BrokenPipeError:
             reply = None
         except BaseException:  # a timeout or KeyboardInterrupt: the worker is mid-query
@@ -229,20 +361,31 @@ def send(fd: int, payload: bytes) -> None:
 
 def receive(fd: int, deadline: float | None) -> bytes | None:
     """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
-    data = b""
+    data = bytearray()
     need = _HEADER.size
     while len(data) < need:
         if deadline is not None:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            if remaining <= 0 or not _readable(fd, remaining):
                 return None
-        chunk = os.read(fd, max(need - len(data), 1 << 16))
+        # Never past this message: the next one may already wait in the pipe.
+        chunk = os.read(fd, need - len(data))
         if not chunk:
             return None
         data += chunk
         if need == _HEADER.size and len(data) >= need:
             need += _HEADER.unpack_from(data)[0]
-    return data[_HEADER.size:]
+    return bytes(memoryview(data)[_HEADER.size:])
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has data or its end within ``timeout`` seconds (``poll``, unlike ``select``,
+    takes descriptors past 1023, which a host with many open files hands out)."""
+    if not hasattr(select, "poll"):
+        return bool(select.select([fd], [], [], timeout)[0])
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(math.ceil(timeout * 1000)))
 
 
 @atexit.register

@@ -169,6 +169,104 @@ def apply_array(tm: TransformMap, coords: IntArray) -> tuple[IntArray, BoolArray
     return out, valid
 
 
+def apply_columns(tm: TransformMap, columns: Sequence[IntArray]) -> tuple[list[IntArray], BoolArray]:
+    """``apply_array`` on a grid: the upper coordinates as one array per dim, broadcastable against
+    each other (``np.arange(n).reshape(...)`` per dim of a box, say), the lower ones likewise.
+
+    Each op computes on arrays only as large as the dims it reads: a Merge of one upper dim divides
+    that dim's values, not every point's. The arithmetic is ``apply_array``'s, with the same
+    caller's checks (a meaningful map, no value beyond 64-bit integers); the validity mask
+    broadcasts like the columns.
+    """
+    out = lower_columns(tm, columns)
+    valid = np.ones((1,) * max((c.ndim for c in columns), default=0), dtype=np.bool_)
+    for mask in check_masks(tm, out):
+        valid = valid & mask
+    return out, valid
+
+
+def lower_columns(tm: TransformMap, columns: Sequence[IntArray]) -> list[IntArray]:
+    """The lower coordinates of ``apply_columns``, without the validity."""
+    ndim = max((c.ndim for c in columns), default=0)
+    zero = np.zeros((1,) * ndim, dtype=np.int64)
+    out: list[IntArray] = [zero] * tm.lower_rank
+    for op in tm.ops:
+        u, lo = op.upper_dims, op.lower_dims
+        match op:
+            case PassThrough():
+                for ud, ld in zip(u, lo, strict=True):
+                    out[ld] = columns[ud]
+            case Pad():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    out[ld] = columns[ud] - op.params[2 * k]
+            case Slice():
+                for k, (ud, ld) in enumerate(zip(u, lo, strict=True)):
+                    out[ld] = columns[ud] + op.params[2 * k]
+            case Embed():
+                acc = zero
+                for ud, c in zip(u, op.params, strict=True):
+                    acc = acc + columns[ud] * c
+                out[lo[0]] = acc
+            case Unmerge():
+                acc = columns[u[0]]
+                for ud, s in zip(u[1:], op.params[1:], strict=True):
+                    acc = acc * s + columns[ud]
+                out[lo[0]] = acc
+            case Merge():
+                total = math.prod(op.params)  # exact: numpy's product wraps past 64 bits
+                rem, prev_stride = columns[u[0]], None
+                for i, ld in enumerate(lo):  # as _merge_array
+                    stride = math.prod(op.params[i + 1:])
+                    if stride in (total, prev_stride):
+                        out[ld] = zero
+                    else:
+                        out[ld], rem = np.divmod(rem, stride)
+                    prev_stride = stride
+            case Broadcast():
+                for ud, ld, p in zip(u, lo, op.params, strict=True):
+                    out[ld] = columns[ud] % p
+            case ConstDim():
+                for k, ld in enumerate(lo):
+                    out[ld] = zero + op.params[2 * k]
+            case AddDim():
+                pass
+            case _:
+                assert_never(op)
+    return out
+
+
+def check_masks(tm: TransformMap, lower: Sequence[IntArray]) -> list[BoolArray]:
+    """Where each of the map's validity checks (``validity_checks``, in order) holds, given the
+    lower coordinates of ``lower_columns``."""
+    return [(lower[c.dim] >= 0) & (lower[c.dim] < c.bound) for c in validity_checks(tm)]
+
+
+def lower_dependencies(tm: TransformMap, upper: Sequence[frozenset[int]]) -> list[frozenset[int]]:
+    """Which of some dims each lower coordinate of the map can depend on, given those each upper
+    coordinate can depend on: ``lower_columns``'s data flow (an upper coordinate that no op
+    reads is dropped; a lower one no op writes is 0)."""
+    out: list[frozenset[int]] = [frozenset()] * tm.lower_rank
+    for op in tm.ops:
+        u, lo = op.upper_dims, op.lower_dims
+        match op:
+            case PassThrough() | Pad() | Slice() | Broadcast():
+                for ud, ld in zip(u, lo, strict=True):
+                    out[ld] = upper[ud]
+            case Embed() | Unmerge():
+                out[lo[0]] = frozenset().union(*(upper[ud] for ud in u))
+            case Merge():
+                for ld in lo:
+                    out[ld] = upper[u[0]]
+            case ConstDim():
+                for ld in lo:
+                    out[ld] = frozenset()
+            case AddDim():
+                pass
+            case _:
+                assert_never(op)
+    return out
+
+
 def _merge_array(x: IntArray, sizes: tuple[int, ...], out: IntArray, lower: list[int]) -> None:
     # Walk the lower dims slowest first; a dim whose stride equals the total (all sizes so far 1)
     # or the previous stride (its size is 1) is constant 0; the first other dim is not reduced.

@@ -59,6 +59,24 @@ class TransformMap:
     """Shape of the lower space."""
     strict: bool = field(default=True, compare=False, repr=False)
     """Whether the checks beyond rocMLIR's were enforced at construction."""
+    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+    """The hash, once asked for: maps key many caches, and hashing one walks all its transforms."""
+
+    def __hash__(self) -> int:
+        found = self._hash
+        if found is None:
+            found = hash((self.ops, self.upper_bounds, self.lower_bounds))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # Without the hash: strings hash differently in another process (a worker).
+        return self.ops, self.upper_bounds, self.lower_bounds, self.strict
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for name, value in zip(("ops", "upper_bounds", "lower_bounds", "strict"), state, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_hash", None)
 
     def __post_init__(self) -> None:
         ops = tuple(self.ops)

@@ -14,15 +14,18 @@ import numpy as np
 from .._engine.cache import on_clear
 from ..errors import InvalidTransformError, TooComplexError
 from .buffer import Buffer
-from .equations import affine_map_of
+from .equations import affine_map_of, validity_checks
 from .evaluate import (
     INT64_MAX,
     BoolArray,
     IntArray,
     apply_array,
     check_coords,
+    check_masks,
     evaluate,
     evaluate_array,
+    lower_columns,
+    lower_dependencies,
     magnitude,
     points_array,
     require_int64,
@@ -159,6 +162,56 @@ def addresses_in_box(view: View, points: IntArray) -> tuple[IntArray, BoolArray]
     return np.where(valid, addr, -1), valid
 
 
+def addresses_on_grid(view: View, columns: Sequence[IntArray]) -> tuple[IntArray, BoolArray]:
+    """``addresses_in_box`` of the points of a grid: one array of coordinates per view dim, of
+    values inside the box, broadcastable against each other; the results have the shape they
+    broadcast to. Each map is applied by ``lower_columns``, so work that depends on a few dims
+    is done once per value of those dims, not once per point."""
+    addr, masks = grid_checks(view, columns)
+    shape = np.broadcast_shapes(*(c.shape for c in columns))
+    valid = np.ones((1,) * len(shape), dtype=np.bool_)
+    for mask in masks:
+        valid = valid & mask
+    valid = np.broadcast_to(valid, shape)
+    return np.where(valid, addr, -1), valid
+
+
+def grid_checks(view: View, columns: Sequence[IntArray]) -> tuple[IntArray, list[BoolArray]]:
+    """The address of every point of a grid (as ``addresses_on_grid``, also where invalid) and
+    where each validity check holds, in the order of ``check_dependencies``: each map's checks
+    (``validity_checks``), then those of a lenient view's narrower space below it."""
+    if not fits_int64(view):
+        raise TooComplexError("addresses_on_grid: values can leave 64-bit integers")
+    ndim = max((c.ndim for c in columns), default=0)
+    coords = list(columns)
+    masks: list[BoolArray] = []
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
+        coords = lower_columns(m, coords)
+        masks += check_masks(m, coords)
+        masks += [coords[d] < b for j, d, b in narrow if j == k]
+    addr: IntArray = np.full((1,) * ndim, view.buffer.offset, dtype=np.int64)
+    for c, s in zip(coords, view.buffer.strides or (), strict=True):
+        if s:
+            addr = addr + c * s
+    return addr, masks
+
+
+@lru_cache(maxsize=1024)
+def check_dependencies(view: View) -> tuple[tuple[frozenset[int], ...], tuple[frozenset[int], ...]]:
+    """Which view dims each term of the address (each buffer coordinate with a non-zero stride)
+    and each validity check (in ``grid_checks``'s order) can depend on."""
+    deps = [frozenset((k,)) for k in range(view.rank)]
+    checks: list[frozenset[int]] = []
+    narrow = view.narrow_links()
+    for k, m in enumerate(view.maps):
+        deps = lower_dependencies(m, deps)
+        checks += [deps[c.dim] for c in validity_checks(m)]
+        checks += [deps[d] for j, d, _ in narrow if j == k]
+    terms = tuple(d for d, s in zip(deps, view.buffer.strides or (), strict=True) if s)
+    return terms, tuple(checks)
+
+
 @lru_cache(maxsize=1024)
 def fits_int64(view: View) -> bool:
     """Whether every coordinate and address of every point of the box fits 64-bit integers: each
@@ -176,3 +229,4 @@ def fits_int64(view: View) -> bool:
 
 
 on_clear(fits_int64.cache_clear)
+on_clear(check_dependencies.cache_clear)

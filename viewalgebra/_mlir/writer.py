@@ -21,6 +21,9 @@ from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadab
 _SSA = re.compile(r"[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*")
 """What may follow ``%`` in an SSA name: all digits, or a letter, ``_``, ``$``, ``.`` or ``-`` then
 letters, digits and those (MLIR's ``suffix-id``, ``mlir/docs/LangRef.md``, 'Identifiers and keywords')."""
+_ILLEGAL = re.compile(r"[^A-Za-z0-9_$.\-]")
+_PLAIN = re.compile(r"[A-Za-z0-9_$.\-]+")
+"""A name ``_Names.fresh`` takes as it is (``_ILLEGAL`` finds nothing in it)."""
 
 
 def write_mlir(module: MlirModule, kernels: Mapping[str, Kernel] | None = None, *,
@@ -83,6 +86,8 @@ def _module(header: str) -> tuple[str, str]:
 
 
 def _indented(text: str, indent: int) -> str:
+    if not indent:
+        return text
     return "\n".join("  " * indent + line if line else line for line in text.split("\n"))
 
 
@@ -113,6 +118,10 @@ class _Names:
         self._dtypes: dict[str, str] = {}
         self._buffers: dict[str, str] = {}
         self._maps: dict[TransformMap, str] = {}
+        self._memrefs: dict[tuple[tuple[int, ...], str, str], str] = {}
+        self._types: dict[str, str] = {}
+        self._elements: dict[str, tuple[str, str]] = {}
+        self._tails: dict[tuple[str, str], dict[TransformMap, str]] = {}
         self.constants: list[str] = []
         """Constants the writer adds (a new fill's value)."""
 
@@ -156,22 +165,28 @@ class _Names:
         return self.attributes.get(self.origin(buffer), "")
 
     def type(self, value: str) -> str:
-        v = self.kernel.values[value]
-        if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
-            return self.full[value]
-        element, space = self.element(value)
-        return memref_type(self.kernel.shape(value), element, space=space)
+        found = self._types.get(value)
+        if found is None:
+            v = self.kernel.values[value]
+            if isinstance(v, BufferValue) and value in self.full and self.read[value].shape == v.shape:
+                found = self.full[value]
+            else:
+                found = self.memref(self.kernel.shape(value), *self.element(value))
+            self._types[value] = found
+        return found
 
     def element(self, value: str) -> tuple[str, str]:
         """The element type and memory space of ``value``'s type: those of its buffer, or of the
         allocation the buffer derives from (a view's too, as rocMLIR's TransformOp builder gives
         them)."""
-        dtype = self.dtype(value)
-        full = self.full.get(self.origin(self.buffer(value)))
-        written = parse_shaped_type(full) if full else None
-        if written is None or written.dtype != dtype:
-            return dtype, ""
-        return written.element, written.space
+        found = self._elements.get(value)
+        if found is None:
+            dtype = self.dtype(value)
+            full = self.full.get(self.origin(self.buffer(value)))
+            written = parse_shaped_type(full) if full else None
+            found = self._elements[value] = ((dtype, "") if written is None or written.dtype != dtype
+                                             else (written.element, written.space))
+        return found
 
     def map(self, m: TransformMap) -> str:
         """``m`` as written after ``by``; a rewritten kernel repeats the same maps in many views."""
@@ -180,9 +195,27 @@ class _Names:
             found = self._maps[m] = print_transform_map(m, prefix=False, affine_map=self.written.get(m))
         return found
 
+    def memref(self, shape: tuple[int, ...], element: str, space: str) -> str:
+        """``memref_type(shape, element, space=space)``, each printed once."""
+        key = (shape, element, space)
+        found = self._memrefs.get(key)
+        if found is None:
+            found = self._memrefs[key] = memref_type(shape, element, space=space)
+        return found
+
+    def transform_tails(self, element: str, space: str) -> dict[TransformMap, str]:
+        """``by <map> : <lower type> to <upper type>`` of each map printed so far for views of
+        ``element`` in ``space``: the ``rock.transform`` of a map after the first of its chain
+        ends so. A long chain of views repeats a few maps (equal, if not the same objects)."""
+        found = self._tails.get((element, space))
+        if found is None:
+            found = self._tails[element, space] = {}
+        return found
+
     def fresh(self, base: str) -> str:
         """A name no value has, ``base`` or ``base_k``, made legal (``2_0`` as ``v2_0``)."""
-        base = re.sub(r"[^A-Za-z0-9_$.\-]", "_", base) or "v"
+        if not _PLAIN.fullmatch(base):
+            base = _ILLEGAL.sub("_", base) or "v"
         if base[0].isdigit() and not base.isdigit() or base.isdigit() and base in self.taken:
             base = f"v{base}"
         name = base
@@ -194,6 +227,27 @@ class _Names:
             name, self._suffixes[base] = f"{base}_{k}", k + 1
         self.taken.add(name)
         return name
+
+    def fresh_run(self, prefix: str, count: int) -> list[str]:
+        """``[fresh(f"{prefix}_{i}") for i in range(count)]``: the names of a chain's intermediate
+        views, made legal once for all of them."""
+        if not _PLAIN.fullmatch(prefix):
+            return [self.fresh(f"{prefix}_{i}") for i in range(count)]
+        # Each name is legal and not all digits; it starts with the prefix's first character.
+        head = f"v{prefix}" if prefix[0].isdigit() else prefix
+        taken = self.taken
+        plain = [f"{head}_{i}" for i in range(count)]
+        if taken.isdisjoint(plain):  # none taken: each is its own fresh name
+            taken.update(plain)
+            return plain
+        found: list[str] = []
+        for name in plain:
+            if name in taken:
+                name = self.fresh(name)
+            else:
+                taken.add(name)
+            found.append(name)
+        return found
 
 
 def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bool = False) -> str:
@@ -224,8 +278,8 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
         head = ["func.func"] + ([f.visibility] if f.visibility else []) + [f"@{f.name}({args})"]
         head += [f.results] if f.results else []
         head += [f"attributes {f.attributes}"] if f.attributes else []
-        return "\n".join([" ".join(head) + " {", *(f"  {line}" for line in lines),
-                          f"  {f.terminator or 'return'}", "}"])
+        # Each line indented by two spaces, the terminator's too (one join, not a string per line).
+        return " ".join(head) + " {\n  " + "\n  ".join([*lines, f.terminator or "return"]) + "\n}"
     types = [names.type(a) for a in k.arguments()]
     results = f.results.removeprefix("->").strip()
     properties = [("sym_name", f'"{f.name}"' if re.fullmatch(r"[\w$.\-]+", f.name) else f.name),
@@ -256,20 +310,33 @@ def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
 
 
 def _transforms(v: ViewValue, names: _Names, generic: bool) -> list[str]:
-    lines: list[str] = []
     below = names.printed[v.source]
     element, space = names.element(v.name)
-    for i, m in enumerate(reversed(v.maps)):
-        last = i == len(v.maps) - 1
-        target = names.printed[v.name] if last else names.fresh(f"{names.printed[v.name]}_{i}")
-        source = names.type(v.source) if i == 0 else memref_type(m.lower_bounds, element, space=space)
-        result = memref_type(m.upper_bounds, element, space=space)
-        if generic:
-            lines += G.op("rock.transform", (below,), (source,), (result,),
+    maps = v.maps[::-1]
+    targets = [*names.fresh_run(names.printed[v.name], len(maps) - 1), names.printed[v.name]]
+    source = names.type(v.source)
+    if generic:
+        lines: list[str] = []
+        for i, (m, target) in enumerate(zip(maps, targets, strict=True)):
+            lower = source if i == 0 else names.memref(m.lower_bounds, element, space)
+            upper = names.memref(m.upper_bounds, element, space)
+            lines += G.op("rock.transform", (below,), (lower,), (upper,),
                           properties=[("transform", f"#rock.transform_map{names.map(m)}")], defines=(target,))
-        else:
-            lines.append(f"%{target} = rock.transform %{below} by {names.map(m)} : {source} to {result}")
-        below = target
+            below = target
+        return lines
+    m, target = maps[0], targets[0]
+    lines = [f"%{target} = rock.transform %{below} by {names.map(m)} : {source} to "
+             f"{names.memref(m.upper_bounds, element, space)}"]
+    tails = names.transform_tails(element, space)
+
+    def tail(m: TransformMap) -> str:
+        found = tails[m] = (f"by {names.map(m)} : {names.memref(m.lower_bounds, element, space)} to "
+                            f"{names.memref(m.upper_bounds, element, space)}")
+        return found
+
+    ends = [tails.get(m) or tail(m) for m in maps[1:]]
+    lines += [f"%{target} = rock.transform %{below} {end}"
+              for below, target, end in zip(targets, targets[1:], ends, strict=False)]
     return lines
 
 
