@@ -18,7 +18,6 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 
 import numpy as np  # noqa: E402
-import stream_sizes  # noqa: E402
 from timing import median_time  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
@@ -101,23 +100,6 @@ def rows(quick: bool) -> list[Row]:
                   f"({many} rock.transform)", large,
                   f"gemm + {SMALL} such fusees ({few}), per rock.transform", small * many / few,
                   "<= 20 ms, <= 1.5x baseline"))
-    found += stream_rows(quick)
-    return found
-
-
-def stream_rows(quick: bool) -> list[Row]:
-    """``viewalgebra regularize`` on copies of ``examples/bert_part_11.mlir`` at 1, 10 and 50 MB
-    (``--quick``: 1 and 10), in a subprocess: time per MB and peak RSS beside those at 1 MB."""
-    sizes = (1, 10) if quick else (1, 10, 50)
-    measured = {mb: stream_sizes.run(mb) for mb in sizes}
-    base_time, base_rss, _ = measured[1]
-    found: list[Row] = []
-    for mb in sizes[1:]:
-        elapsed, peak, copies = measured[mb]
-        found.append((f"viewalgebra regularize, {mb} MB ({copies} functions), time per MB", elapsed / mb,
-                      "1 MB", base_time, "<= 1.2x baseline"))
-        found.append((f"viewalgebra regularize, {mb} MB, peak RSS (MB)", peak, "1 MB", base_rss,
-                      "<= 1.2x baseline"))
     return found
 
 

@@ -25,6 +25,7 @@ import bench_invert  # noqa: E402
 import bench_scale  # noqa: E402
 import bench_service  # noqa: E402
 import bench_simplify  # noqa: E402
+import bench_stream  # noqa: E402
 import bench_sub_dimensions  # noqa: E402
 import bench_validity  # noqa: E402
 import bench_vectorize  # noqa: E402
@@ -32,7 +33,7 @@ import bench_vectorize  # noqa: E402
 SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
             ("index range", bench_index_range), ("simplify", bench_simplify),
             ("sub-dimensions", bench_sub_dimensions), ("validity", bench_validity),
-            ("regularize and write", bench_scale), ("service", bench_service),
+            ("regularize and write", bench_scale), ("large files", bench_stream), ("service", bench_service),
             ("fresh process", bench_fresh), ("gridwise", bench_gridwise))
 
 

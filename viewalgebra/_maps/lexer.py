@@ -44,14 +44,16 @@ class Token:
 
 
 def tokenize(text: str, error: type[TransformParseError] = MlirParseError, *,
-             lenient: bool = False) -> list[Token]:
-    """Every token of ``text`` except blanks and comments; ``// -----`` separators are kept as
+             lenient: bool = False, start: int = 0, end: int | None = None) -> list[Token]:
+    """Every token of ``text`` (of ``text[start:end]``, a line start to a line end, with the
+    offsets of ``text``) except blanks and comments; ``// -----`` separators are kept as
     tokens of kind ``split``. A character no token starts with raises ``error``, or with
     ``lenient`` is a token of kind ``other``."""
     tokens: list[Token] = []
-    pos, fresh_line = 0, True
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
+    pos, fresh_line = start, True
+    stop = len(text) if end is None else end
+    while pos < stop:
+        m = _TOKEN.match(text, pos, stop)
         if m is None:
             if not lenient:
                 raise error(f"unexpected character {text[pos]!r}", text, pos)

@@ -21,14 +21,22 @@ _BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//.*|[()\[\]{}]')
 def text_parts(lines: Iterable[str], size: int = PART) -> Iterator[tuple[str, int]]:
     """Lines (with their line breaks) joined into parts of at least ``size`` characters, each
     cut before a line that starts a top-level item while only modules' braces are open."""
+    return ((text, first) for text, first, _ in marked_parts(lines, size))
+
+
+def marked_parts(lines: Iterable[str], size: int = PART) -> Iterator[tuple[str, int, bool]]:
+    """``text_parts``, each part with whether it is the last: known when it is given, with only
+    the line after it read (the lines of a part are not kept once it is joined)."""
     part: list[str] = []
     length, first = 0, 1
     open_brackets: list[bool] = []
     """The brackets open at the end of the last line: ``True`` for a module's brace."""
     for number, line in enumerate(lines, start=1):
         if length >= size and all(open_brackets) and _ITEM_START.match(line):
-            yield "".join(part), first
-            part, length, first = [], 0, number
+            text = "".join(part)
+            part, length = [], 0
+            yield text, first, False
+            first = number
         part.append(line)
         length += len(line)
         module = re.match(r"\s*module\b", line) is not None
@@ -40,7 +48,9 @@ def text_parts(lines: Iterable[str], size: int = PART) -> Iterator[tuple[str, in
             elif b in ")]}" and open_brackets:
                 open_brackets.pop()
     if part:
-        yield "".join(part), first
+        text = "".join(part)
+        part.clear()
+        yield text, first, True
 
 
 _OPEN = frozenset("([{<")
@@ -55,8 +65,10 @@ class LazyTokens:
     BLOCK = 1 << 16
     """Characters lexed at a time (then up to the end of the line)."""
 
-    def __init__(self, text: str, start: int = 0) -> None:
+    def __init__(self, text: str, start: int = 0, *, lenient: bool = False) -> None:
         self.text = text
+        self.lenient = lenient
+        """Characters no token starts with are tokens of kind ``other`` (``tokenize``)."""
         self.done = start
         """Where the text not yet lexed starts (a line start)."""
         self.ahead: list[Token] = []
@@ -82,13 +94,8 @@ class LazyTokens:
     def _more(self) -> None:
         end = self.text.find("\n", self.done + self.BLOCK)
         end = len(self.text) if end < 0 else end + 1
-        base = self.done
-        try:
-            block = tokenize(self.text[base:end])
-        except MlirParseError as e:
-            raise MlirParseError(e.reason, self.text, base + e.offset) from None
-        self.ahead = [*self.ahead[self.at:], *(Token(t.kind, t.text, t.offset + base, t.line_start)
-                                               for t in block)]
+        block = tokenize(self.text, lenient=self.lenient, start=self.done, end=end)
+        self.ahead = [*self.ahead[self.at:], *block]
         self.at, self.done = 0, end
 
     def statement(self) -> list[Token]:

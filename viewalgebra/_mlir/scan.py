@@ -1,27 +1,41 @@
 """The reader's lenient mode: every transform map of an ``.mlir`` file, and every view that its
-``rock.transform`` chains build, whatever else the file holds.
+``rock.transform`` chains build, whatever else the file holds; a file given whole or in parts.
 
 It reads the file with the reader's lexer (``viewalgebra/_maps/lexer.py``) and the same parsers of
-transform maps, affine maps and types, and resolves aliases per ``// -----`` section as the reader
-does. Unlike ``read_mlir`` it builds no kernel graph and checks no type against a map: rocMLIR's own
-tests apply maps to buffers of other shapes (``@rock_gemm`` in ``input-output-fusion-regularize.mlir``
-views a ``1x32x16`` buffer through ``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still
-lints them. A map that cannot be read is reported where it is; the rest of the file is still read.
+transform maps, affine maps and types, a top-level statement at a time (a function, an alias, an
+op), and resolves aliases as the reader does: each name means its latest definition before the
+use, and a ``// -----`` section forgets them. Unlike ``read_mlir`` it builds no kernel graph and
+checks no type against a map: rocMLIR's own tests apply maps to buffers of other shapes
+(``@rock_gemm`` in ``input-output-fusion-regularize.mlir`` views a ``1x32x16`` buffer through
+``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still lints them. A map that cannot be
+read is reported where it is; the rest of the file is still read.
+
+``Scanner`` reads a file a part at a time (``text_parts``), carrying the aliases of the section
+from part to part: a map is yielded as soon as its statement is read, the views of a function
+when the next function or section starts. With ``unreadable="raise"`` (what ``viewalgebra``
+uses) a statement that is not MLIR (a top-level line that starts no statement, or that follows a
+function's closing brace; a character that starts no token; a bracket closed by the wrong one or
+never closed) stops the scan with an ``MlirParseError`` at it, after the maps read before it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from .._common.lines import PartText, line_column
+from .._engine.cache import AnswerCache
+from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.buffer import Buffer
-from .._maps.lexer import Cursor, tokenize
+from .._maps.lexer import Cursor, Token, starts_statement, where
 from .._maps.syntax import ParsedMap, read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
 from .._maps.types import parse_shaped_type
 from .._maps.view import View
-from ..errors import TransformParseError, ViewAlgebraError
+from ..errors import MlirParseError, TransformParseError, ViewAlgebraError
+from .parts import LazyTokens
 
 Form = Literal["alias", "inline", "attribute"]
 
@@ -46,11 +60,13 @@ def parse_mlir_transform_maps(text: str, *, strict: bool = False,
 
     Reads ``#name = #rock.transform_map<...>`` aliases, inline ``rock.transform %x by <...>``
     maps and any other ``#rock.transform_map<...>`` attribute; ``#map = affine_map<...>`` aliases
-    are resolved within their ``// -----`` section; comments are skipped. ``strict=False`` (the
+    are resolved by their latest definition before the use in their ``// -----`` section;
+    comments are skipped. ``strict=False`` (the
     default) accepts what rocMLIR accepts. With ``errors="collect"`` a map that fails to parse or
     verify is returned with its ``error`` instead of raising.
     """
-    return tuple(m for m, _ in _Scan(text).maps(strict, errors))
+    scanner = Scanner(strict=strict, errors=errors, views=False)
+    return tuple(m for m in scanner.read([(text, 1)]) if isinstance(m, ParsedMap))
 
 
 def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
@@ -61,7 +77,7 @@ def parse_mlir_views(text: str) -> tuple[ParsedView, ...]:
     possibly of vectors or in a memory space, or a tensor) and ends at a ``rock.transform`` result
     that no other ``rock.transform`` reads.
     """
-    return _Scan(text).views()
+    return tuple(v for v in Scanner().read([(text, 1)]) if isinstance(v, ParsedView))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,139 +87,270 @@ class _Step:
     source: str
     map: TransformMap | None
     source_type: str
+    text: str
+    """The text the step was read from (a part of the file): its errors are located in it."""
     offset: int
     error: ViewAlgebraError | None
 
 
-class _Scan:
-    """One file, its tokens cut into ``// -----`` sections."""
+_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSING = frozenset(_PAIRS.values())
+_MARKED = frozenset({"rock.transform", "func.func"})
+_ROOTS = FUSION_ROOTS | {f'"{name}"' for name in FUSION_ROOTS}
+"""A fusion root's op name, in custom and in generic form (a string token)."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.tokens = tokenize(text, lenient=True)
-        splits = [i for i, t in enumerate(self.tokens) if t.kind == "split"]
-        bounds = [0, *splits, len(self.tokens)]
-        self.sections = list(zip(bounds, bounds[1:], strict=False))
 
-    def _is(self, i: int, text: str, kind: str | None = None) -> bool:
-        tok = self.tokens[i] if i < len(self.tokens) else None
-        return tok is not None and tok.text == text and (kind is None or tok.kind == kind)
+class Scanner:
+    """The maps and views of one file, read a statement at a time from its parts."""
 
-    def _kind(self, i: int, kind: str) -> bool:
-        return i < len(self.tokens) and self.tokens[i].kind == kind
+    def __init__(self, *, strict: bool = False, errors: Literal["raise", "collect"] = "collect",
+                 views: bool = True, unreadable: Literal["skip", "raise"] = "skip") -> None:
+        self.strict, self.errors, self.views, self.unreadable = strict, errors, views, unreadable
+        self.affine: dict[str, A.AffineMap] = {}
+        """``#name = affine_map<...>`` aliases of the section."""
+        self.aliases: dict[str, ParsedMap] = {}
+        """``#name = #rock.transform_map<...>`` aliases of the section."""
+        self.steps: dict[str, _Step] = {}
+        """The ``rock.transform`` ops of the current function, by result."""
+        self.roots = False
+        """Whether an op the reader marks as a fusion root (``FUSION_ROOTS``) was seen."""
+        self.text = ""
+        self.base = 0
+        """Characters of the file before the current part (offsets are the file's)."""
+        self.modules = 0
+        """Modules open (their braces may close in a later part)."""
 
-    def maps(self, strict: bool, errors: Literal["raise", "collect"]) -> list[tuple[ParsedMap, int]]:
-        """Each map with the index of the token after it (its start if it cannot be read)."""
-        found: list[tuple[ParsedMap, int]] = []
-        for begin, end in self.sections:
-            aliases = self._affine_aliases(begin, end)
-            starts: dict[int, tuple[str | None, Form]] = {}
-            for i in range(begin, end):
-                tok = self.tokens[i]
-                if tok.kind == "hash" and tok.text == "#rock.transform_map" and self._is(i + 1, "<"):
+    def read(self, parts: Iterable[tuple[str, int]]) -> Iterator[ParsedMap | ParsedView]:
+        """Every map and view of a file given in parts ``(text, its first line)``."""
+        for part, first_line in parts:
+            yield from self.part(part, first_line)
+        yield from self.end()
+
+    def part(self, part: str, first_line: int) -> Iterator[ParsedMap | ParsedView]:
+        """The maps of one part, and the views of the functions it ends. Parts are whole
+        top-level items in file order (``text_parts`` cuts them)."""
+        self.text = text = part if first_line == 1 and not self.base else PartText(part, ((1, first_line),))
+        source = LazyTokens(text, lenient=True)
+        while (tok := source.peek()) is not None:
+            if tok.kind == "split":
+                source.next()
+                yield from self._end_scope()
+                self.affine, self.aliases = {}, {}
+            elif tok.kind == "ident" and tok.text == "module" and (header := self._module(source)):
+                self.modules += 1
+                hashes = [i for i, t in enumerate(header) if t.kind == "hash"]
+                yield from (m for m, _ in self._maps(header, hashes))
+            elif tok.kind == "punct" and tok.text == "}" and self.modules:
+                source.next()
+                self.modules -= 1
+            else:
+                chunk, marks, problem = self._statement(source, tok)
+                after = source.peek()
+                yield from self._scan(chunk, marks, len(text) if after is None else after.offset)
+                if problem is not None:
+                    raise problem
+        self.base += len(part)
+
+    def end(self) -> Iterator[ParsedView]:
+        """The views of the last function."""
+        return self._end_scope()
+
+    # {{{ statements
+
+    def _module(self, source: LazyTokens) -> list[Token]:
+        """Skip ``module @name attributes {...} {`` and return its tokens before the ``{``
+        (scanned as a statement); none if what follows ``module`` is not a module's header."""
+        header = source.module_header()
+        if header[-1].text != "{" or header[-1].kind != "punct":
+            if self.unreadable == "raise":
+                raise Cursor(self.text, header, len(header) - 1).error("'{' opening the module")
+            return []
+        source.skip(len(header))
+        return header[:-1]
+
+    def _statement(self, source: LazyTokens,
+                   first: Token) -> tuple[list[Token], list[int], MlirParseError | None]:
+        """The tokens of the top-level statement starting at ``first`` (as
+        ``LazyTokens.statement`` cuts it, except that a statement does not end after ``=``), the
+        indexes of those a map or a view may start at (aliases, ``rock.transform``,
+        ``func.func``), and what makes the statement unreadable, if anything (with
+        ``unreadable="raise"``): it stops there."""
+        strict = self.unreadable == "raise"
+        if strict and (first.kind == "other" or not starts_statement(first) or first.text == "}"):
+            return [], [], self._not_a_statement(first)
+        out: list[Token] = []
+        marks: list[int] = []
+        stack: list[Token] = []
+        closed = False
+        """A ``{...}`` closed outside every other bracket: a region or the attributes of a
+        top-level op (the statement ends with its line)."""
+        problem: MlirParseError | None = None
+        ahead, at = source.ahead, source.at  # a token at a time, without a call per token
+        while True:
+            if at >= len(ahead):
+                source.at = at
+                if source.peek() is None:
+                    break
+                ahead, at = source.ahead, source.at
+            tok = ahead[at]
+            kind = tok.kind
+            if tok.line_start and out and not stack:
+                if starts_statement(tok) and out[-1].text != "=":
+                    break
+                if strict and closed:  # nothing continues a function or an op after its region
+                    problem = self._not_a_statement(tok)
+                    break
+            if kind == "punct":
+                if tok.text in _PAIRS:
+                    stack.append(tok)
+                elif tok.text in _CLOSING:
+                    if not stack:
+                        if not out:  # a bracket that closes nothing: a statement of its own
+                            out.append(tok)
+                            at += 1
+                        break
+                    opened = stack.pop()
+                    closed = closed or not stack and opened.text == "{"
+                    if strict and _PAIRS[opened.text] != tok.text:
+                        problem = MlirParseError(f"'{tok.text}' closes '{opened.text}' opened at "
+                                                 f"{where(self.text, opened.offset)}", self.text, tok.offset)
+                        break
+            elif kind == "hash" or kind == "ident" and tok.text in _MARKED:
+                marks.append(len(out))
+            elif kind == "other" and strict:
+                problem = MlirParseError(f"unexpected character {tok.text!r}", self.text, tok.offset)
+                break
+            if tok.text in _ROOTS:
+                self.roots = True
+            out.append(tok)
+            at += 1
+        source.at = at
+        if stack and strict and problem is None:
+            problem = MlirParseError(f"'{stack[-1].text}' is never closed", self.text, stack[-1].offset)
+        return out, marks, problem
+
+    def _not_a_statement(self, tok: Token) -> MlirParseError:
+        return MlirParseError("expected a statement (an op, a function, a module or an alias '#name = ...'), "
+                              f"found {tok.text!r}", self.text, tok.offset)
+
+    def _scan(self, tokens: list[Token], marks: list[int], end: int) -> Iterator[ParsedMap | ParsedView]:
+        """The maps of one statement, and the views of each function it ends; ``end`` is the
+        offset of what follows the statement."""
+        found = self._maps(tokens, marks)
+        yield from (m for m, _ in found)
+        if not self.views:
+            return
+        by_offset = {m.offset - self.base: (m, after) for m, after in found}
+        for k in marks:
+            tok = tokens[k]
+            if tok.text == "func.func":
+                yield from self._end_scope()
+            elif tok.text == "rock.transform" and k >= 2 and tokens[k - 2].kind == "value" \
+                    and _is(tokens, k - 1, "=", "punct") and _kind(tokens, k + 1, "value") \
+                    and _is(tokens, k + 2, "by", "ident"):
+                step = self._step(tokens, k - 2, by_offset, end)
+                if step is not None:
+                    self.steps[tokens[k - 2].text[1:]] = step
+
+    # }}}
+    # {{{ maps
+
+    def _maps(self, tokens: list[Token], marks: list[int]) -> list[tuple[ParsedMap, int]]:
+        """Each map of a statement with the index of the token after it (its start if it
+        cannot be read); affine aliases defined here are kept for what follows."""
+        starts: dict[int, tuple[str | None, Form]] = {}
+        for i in marks:
+            tok = tokens[i]
+            if tok.kind == "hash":
+                if tok.text == "#rock.transform_map" and _is(tokens, i + 1, "<"):
                     starts.setdefault(i, (None, "attribute"))
-                    if i >= 2 and self.tokens[i - 2].kind == "hash" and self.tokens[i - 2].line_start \
-                            and self._is(i - 1, "=", "punct"):
-                        starts[i] = (self.tokens[i - 2].text[1:], "alias")
-                elif (tok.kind == "ident" and tok.text == "rock.transform" and self._kind(i + 1, "value")
-                      and self._is(i + 2, "by", "ident") and self._is(i + 3, "<", "punct")):
-                    starts[i + 3] = (None, "inline")
-            for i in sorted(starts):
-                name, form = starts[i]
-                try:
-                    parsed, after = read_transform_map_tokens(self.text, self.tokens, i, strict=strict,
-                                                              aliases=aliases)
-                    found.append((replace(parsed, name=name, form=form), after))
-                except ViewAlgebraError as e:
-                    if errors == "raise":
-                        raise
-                    loc = TransformParseError("", self.text, self.tokens[i].offset)
-                    found.append((ParsedMap(None, None, loc.line, loc.column, name, form, e,
-                                            self.tokens[i].offset), i))
+                    if i >= 2 and tokens[i - 2].kind == "hash" and tokens[i - 2].line_start \
+                            and _is(tokens, i - 1, "=", "punct"):
+                        starts[i] = (tokens[i - 2].text[1:], "alias")
+                elif tok.line_start and _is(tokens, i + 1, "=", "punct") \
+                        and _is(tokens, i + 2, "affine_map", "ident"):
+                    self.affine[tok.text[1:]] = read_affine_map_tokens(self.text, tokens, i + 2)[0]
+            elif (tok.text == "rock.transform" and _kind(tokens, i + 1, "value")
+                  and _is(tokens, i + 2, "by", "ident") and _is(tokens, i + 3, "<", "punct")):
+                starts[i + 3] = (None, "inline")
+        found: list[tuple[ParsedMap, int]] = []
+        for i in sorted(starts):
+            name, form = starts[i]
+            offset = tokens[i].offset
+            try:
+                parsed, after = self._map(tokens, i)
+                parsed = replace(parsed, name=name, form=form, offset=self.base + offset)
+            except ViewAlgebraError as e:
+                if self.errors == "raise":
+                    raise
+                loc = TransformParseError("", self.text, offset)
+                parsed = ParsedMap(None, None, loc.line, loc.column, name, form, e, self.base + offset)
+                after = i
+            if form == "alias" and name is not None:
+                self.aliases[name] = parsed
+            found.append((parsed, after))
         return found
 
-    def _affine_aliases(self, begin: int, end: int) -> dict[str, A.AffineMap]:
-        """``#name = affine_map<...>`` definitions of a section (each usable anywhere in it)."""
-        aliases: dict[str, A.AffineMap] = {}
-        for i in range(begin, end):
-            tok = self.tokens[i]
-            if tok.kind == "hash" and tok.line_start and self._is(i + 1, "=", "punct") \
-                    and self._is(i + 2, "affine_map", "ident"):
-                aliases[tok.text[1:]] = read_affine_map_tokens(self.text, self.tokens, i + 2)[0]
-        return aliases
+    def _map(self, tokens: list[Token], i: int) -> tuple[ParsedMap, int]:
+        """The map starting at token ``i`` and the index of the token after it. A map read
+        before (the same text, the same affine aliases in it) is not parsed again: rocMLIR's
+        kernels repeat their maps."""
+        end, used = _map_end(tokens, i)
+        if end is None:
+            return read_transform_map_tokens(self.text, tokens, i, strict=self.strict, aliases=self.affine)
+        start = tokens[i].offset
+        key = (self.strict, self.text[start:tokens[end].offset + 1],
+               tuple((name, self.affine.get(name)) for name in used))
+        known = _PARSED.get(key)
+        if known is not None:
+            line, column = line_column(self.text, start)
+            return ParsedMap(known[0], known[1], line, column, offset=start), end + 1
+        parsed, after = read_transform_map_tokens(self.text, tokens, i, strict=self.strict,
+                                                  aliases=self.affine)
+        if after == end + 1 and parsed.map is not None and parsed.written is not None:
+            _PARSED.put(key, (parsed.map, parsed.written))
+        return parsed, after
 
-    def views(self) -> tuple[ParsedView, ...]:
-        maps = self.maps(False, "collect")
-        cuts = sorted({0, len(self.tokens)} | {i for i, t in enumerate(self.tokens)
-                                               if t.kind == "split" or t.text == "func.func"})
-        found: list[ParsedView] = []
-        for begin, end in zip(cuts, cuts[1:], strict=False):
-            found.extend(self._scope_views(begin, end, maps))
-        return tuple(found)
+    # }}}
+    # {{{ views
 
-    def _scope_views(self, begin: int, end: int, maps: list[tuple[ParsedMap, int]]) -> list[ParsedView]:
-        by_offset = {m.offset: (m, after) for m, after in maps}
-        steps: dict[str, _Step] = {}
-        for i in range(begin, end):
-            if not (self._kind(i, "value") and self._is(i + 1, "=", "punct")
-                    and self._is(i + 2, "rock.transform", "ident") and self._kind(i + 3, "value")
-                    and self._is(i + 4, "by", "ident")):
-                continue
-            at = i + 5
-            if at < len(self.tokens) and self.tokens[at].text == "#rock.transform_map":
-                pass  # the attribute form: the map starts at the prefix
-            elif self._kind(at, "hash"):
-                steps[self.tokens[i].text[1:]] = self._alias_step(i, at, maps)
-                continue
-            elif not self._is(at, "<", "punct"):
-                continue
-            parsed, after = by_offset.get(self.tokens[at].offset, (None, at))
-            error = parsed.error if parsed is not None else TransformParseError(
-                "expected a transform map", self.text, self.tokens[at].offset)
-            source_type = self._type_after(after)
-            if error is None and not source_type:
-                error = self._no_type(after)
-            steps[self.tokens[i].text[1:]] = _Step(self.tokens[i + 3].text[1:],
-                                                   parsed.map if parsed else None, source_type,
-                                                   self.tokens[i].offset, error)
-        return self._chains(steps)
+    def _step(self, tokens: list[Token], i: int, by_offset: dict[int, tuple[ParsedMap, int]],
+              end: int) -> _Step | None:
+        """``%r = rock.transform %s by <map> : <type>`` at token ``i``, ``None`` if no map
+        follows ``by``."""
+        at = i + 5
+        source = tokens[i + 3].text[1:]
+        if at < len(tokens) and tokens[at].text == "#rock.transform_map":
+            pass  # the attribute form: the map starts at the prefix
+        elif _kind(tokens, at, "hash"):  # an alias: its latest definition before here
+            name = tokens[at].text[1:]
+            parsed = self.aliases.get(name)
+            error = parsed.error if parsed else TransformParseError(
+                f"undefined transform map #{name}", self.text, tokens[at].offset)
+            return self._typed(tokens, at + 1, source, parsed, error, tokens[i].offset, end)
+        elif not _is(tokens, at, "<", "punct"):
+            return None
+        found, after = by_offset.get(tokens[at].offset, (None, at))
+        error = found.error if found is not None else TransformParseError(
+            "expected a transform map", self.text, tokens[at].offset)
+        return self._typed(tokens, after, source, found, error, tokens[i].offset, end)
 
-    def _alias_step(self, i: int, at: int, maps: list[tuple[ParsedMap, int]]) -> _Step:
-        """``%r = rock.transform %s by #name ...``: the latest definition of ``#name`` before it."""
-        name = self.tokens[at].text[1:]
-        before = self.tokens[i].offset
-        named = [m for m, _ in maps if m.form == "alias" and m.name == name and m.offset < before]
-        parsed = named[-1] if named else None
-        error = parsed.error if parsed else TransformParseError(
-            f"undefined transform map #{name}", self.text, self.tokens[at].offset)
-        source_type = self._type_after(at + 1)
+    def _typed(self, tokens: list[Token], after: int, source: str, parsed: ParsedMap | None,
+               error: ViewAlgebraError | None, offset: int, end: int) -> _Step:
+        source_type = _type_after(self.text, tokens, after)
         if error is None and not source_type:
-            error = self._no_type(at + 1)
-        return _Step(self.tokens[i + 3].text[1:], parsed.map if parsed else None, source_type,
-                     self.tokens[i].offset, error)
+            at = tokens[after].offset if after < len(tokens) else end
+            error = TransformParseError("expected ': memref<...>' or ': tensor<...>' after the transform map",
+                                        self.text, at)
+        return _Step(source, parsed.map if parsed else None, source_type, self.text, offset, error)
 
-    def _type_after(self, i: int) -> str:
-        """The source type of a ``rock.transform`` as written: the ``memref<...>`` or
-        ``tensor<...>`` after the ``:`` at token ``i``; empty if there is none."""
-        if not (self._is(i, ":", "punct") and i + 2 < len(self.tokens)
-                and self.tokens[i + 1].text in ("memref", "tensor") and self._is(i + 2, "<", "punct")):
-            return ""
-        c = Cursor(self.text, self.tokens, i + 2)
-        try:
-            c.balanced()
-        except ViewAlgebraError:
-            return ""
-        return c.source(i + 1, c.pos)
-
-    def _no_type(self, i: int) -> TransformParseError:
-        offset = self.tokens[i].offset if i < len(self.tokens) else len(self.text)
-        return TransformParseError("expected ': memref<...>' or ': tensor<...>' after the transform map",
-                                   self.text, offset)
-
-    def _chains(self, steps: dict[str, _Step]) -> list[ParsedView]:
+    def _end_scope(self) -> Iterator[ParsedView]:
+        """The views of the function just read (its chains of ``rock.transform`` ops)."""
+        steps, self.steps = self.steps, {}
+        if not steps:
+            return
         sources = {step.source for step in steps.values()}
         reached: set[str] = set()
-        views: list[ParsedView] = []
         # Leaves first; then whatever no leaf reaches, which can only be a cycle.
         tops = [r for r in steps if r not in sources] + list(steps)
         for result in tops:
@@ -213,18 +360,18 @@ class _Scan:
             chain: list[TransformMap] = []
             name, error, buffer_type = result, None, top.source_type
             seen: set[str] = set()
-            step_: _Step | None = top
-            while step_ is not None and error is None:
+            step: _Step | None = top
+            while step is not None and error is None:
                 if name in seen:
-                    error = TransformParseError(f"%{name} is defined through itself", self.text, step_.offset)
+                    error = TransformParseError(f"%{name} is defined through itself", step.text, step.offset)
                     break
                 seen.add(name)
                 reached.add(name)
-                error = step_.error
-                if step_.map is not None:
-                    chain.append(step_.map)
-                name, buffer_type = step_.source, step_.source_type
-                step_ = steps.get(name)
+                error = step.error
+                if step.map is not None:
+                    chain.append(step.map)
+                name, buffer_type = step.source, step.source_type
+                step = steps.get(name)
             view = None
             if error is None:
                 try:
@@ -232,6 +379,53 @@ class _Scan:
                     view = View(Buffer(t.shape, t.dtype, t.strides, t.offset), tuple(chain), strict=False)
                 except ViewAlgebraError as e:
                     error = e
-            loc = TransformParseError("", self.text, top.offset)
-            views.append(ParsedView(f"%{result}", view, loc.line, loc.column, error))
-        return views
+            loc = TransformParseError("", top.text, top.offset)
+            yield ParsedView(f"%{result}", view, loc.line, loc.column, error)
+
+    # }}}
+
+
+_PARSED: AnswerCache[tuple[bool, str, tuple[tuple[str, A.AffineMap | None], ...]],
+                     tuple[TransformMap, A.AffineMap]] = AnswerCache(1024)
+"""Maps parsed, by their text and the affine aliases they name."""
+
+
+def _map_end(tokens: list[Token], i: int) -> tuple[int | None, list[str]]:
+    """The index of the ``>`` that closes the map starting at token ``i`` (``None`` if it is
+    not closed in ``tokens``), and the affine aliases the map names."""
+    used: list[str] = []
+    depth = 0
+    for k in range(i, len(tokens)):
+        tok = tokens[k]
+        if tok.kind == "punct":
+            if tok.text in _PAIRS:
+                depth += 1
+            elif tok.text in _CLOSING:
+                depth -= 1
+                if depth == 0:
+                    return k, used
+        elif tok.kind == "hash" and k > i:
+            used.append(tok.text[1:])
+    return None, used
+
+
+def _is(tokens: list[Token], i: int, text: str, kind: str | None = None) -> bool:
+    return i < len(tokens) and tokens[i].text == text and (kind is None or tokens[i].kind == kind)
+
+
+def _kind(tokens: list[Token], i: int, kind: str) -> bool:
+    return i < len(tokens) and tokens[i].kind == kind
+
+
+def _type_after(text: str, tokens: list[Token], i: int) -> str:
+    """The source type of a ``rock.transform`` as written: the ``memref<...>`` or ``tensor<...>``
+    after the ``:`` at token ``i``; empty if there is none."""
+    if not (_is(tokens, i, ":", "punct") and i + 2 < len(tokens)
+            and tokens[i + 1].text in ("memref", "tensor") and _is(tokens, i + 2, "<", "punct")):
+        return ""
+    c = Cursor(text, tokens, i + 2)
+    try:
+        c.balanced()
+    except ViewAlgebraError:
+        return ""
+    return c.source(i + 1, c.pos)

@@ -1,0 +1,123 @@
+"""The ``viewalgebra`` command line: its arguments, and the command each runs (one module per
+command, imported when it runs, so that ``--help`` imports neither sympy nor the MLIR front end).
+
+Exit codes: 0 nothing to report, 1 findings (hazards, an unsound rocMLIR answer), 2 bad input
+(one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+
+_COMMANDS = {
+    "check": "every map and view of an .mlir file (or a directory of them): lint, inverse, "
+             "exact vector lengths beside rocMLIR's, and each kernel's loads and stores followed "
+             "through its fused ops; exit 1 on findings or an unsound rocMLIR answer",
+    "show": "the formulas of every map (one per lower dim) and the address formula of every view",
+    "invert": "the certified inverse of every map, beside rocMLIR's",
+    "vectorize": "the exact vector length along one dim of every view, beside rocMLIR's; "
+                 "exit 1 when rocMLIR's answer is unsound",
+    "draw": "an SVG picture of a view's buffer addresses on a 2-D slice, padding shaded and the "
+            "maximal vector runs outlined",
+    "regularize": "regularize every kernel of an .mlir file (functions with the kernel attribute and "
+                  "a fusion root) and write the MLIR; exit 1 when views stay between an allocation "
+                  "and a fusing op or a function cannot be read (it is written back unchanged)",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = argument_parser().parse_args(argv)
+    try:
+        status = _run(args)
+    except BrokenPipeError:  # e.g. piped into `head`: the rest of the output is not wanted
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command's module, imported now (``--help`` imports none of them)."""
+    if args.command == "check":
+        from . import check as command
+    elif args.command == "show":
+        from . import show as command
+    elif args.command == "invert":
+        from . import invert as command
+    elif args.command == "vectorize":
+        from . import vectorize as command
+    elif args.command == "draw":
+        from . import draw as command
+    else:
+        from . import regularize as command
+    return command.run(args)
+
+
+def argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="viewalgebra", description="Exact algebra of rocMLIR tensor views. Exit status: 0 "
+        "nothing to report, 1 findings, 2 bad input (one line on stderr).")
+    parser.add_argument("--version", action="version", version=f"viewalgebra {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in _COMMANDS.items():
+        sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        if name == "regularize":
+            sub.add_argument("input", help="an .mlir file")
+        else:
+            sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
+                                           "one transform map in rocMLIR syntax")
+            sub.add_argument("--dtype", default="f32",
+                             help="element type of the buffer under a map given as text (default f32)")
+        sub.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "vectorize":
+            sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
+            sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
+            sub.add_argument("--bits", type=int,
+                             help="cap the answer at this many bits per access (e.g. 128)")
+            sub.add_argument("--power-of-two", action="store_true", help="powers of two only")
+            sub.add_argument("--aligned", action="store_true",
+                             help="also require start addresses that are multiples of the length")
+        if name in ("show", "vectorize"):
+            sub.add_argument("--view", help="only this view of the file: its name (e.g. %%3) or its line "
+                                            "(default: every view)")
+        if name == "invert":
+            sub.add_argument("--view", help="invert this view's whole chain instead of each map: its name "
+                                            "(e.g. %%3) or its line")
+        if name == "draw":
+            sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
+            sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
+            sub.add_argument("--rows", metavar="D[:START:STOP]",
+                             help="the dim drawn down the rows, optionally only its coordinates "
+                                  "START..STOP-1 (at most 64), e.g. 1 or 1:0:32 (default: a dim "
+                                  "other than --cols, of size above 1 if any)")
+            sub.add_argument("--cols", metavar="D[:START:STOP]",
+                             help="the dim drawn across the columns, optionally with a window as "
+                                  "--rows (default: the dim with the longest exact vector run); a side "
+                                  "longer than 64 with no window is cut to its first 32 rows or 64 "
+                                  "columns, and the picture and stderr say so")
+            sub.add_argument("--fixed", action="append", default=[], metavar="DIM=COORD",
+                             help="the coordinate of a dim that is not drawn (repeatable; default 0)")
+            sub.add_argument("--vector-dim", metavar="D",
+                             help="the dim whose vector runs are outlined (default: the drawn dim "
+                                  "with the longer runs)")
+        if name == "regularize":
+            sub.add_argument("-o", "--output", help="the .mlir file to write (default: stdout)")
+            sub.add_argument("--style", choices=("seed", "rocmlir"), default="seed",
+                             help="seed: R1/R2 to the fixpoint (default); rocmlir: rocMLIR's placement")
+            sub.add_argument("--generic", action="store_true",
+                             help="print every op in generic form (as mlir-opt --mlir-print-op-generic)")
+    return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (``pyproject.toml``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("viewalgebra")
+    except PackageNotFoundError:  # run from a checkout without installing
+        return "unknown (not installed)"

@@ -1,0 +1,44 @@
+"""``viewalgebra vectorize``: the exact vector length along one dim of every view beside
+rocMLIR's, with the options applied."""
+
+from __future__ import annotations
+
+import argparse
+
+from .._maps.view import View
+from ..errors import ViewAlgebraError
+from .entries import lint_of, unusable, unusable_error, vectors, view_fields
+from .errors import InputError, error_object
+from .inputs import Input
+from .stream import Command, Entry, run_report
+
+
+class Vectorize(Command):
+    name = "vectorize"
+
+    @property
+    def reports_maps(self) -> bool:
+        return False
+
+    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+        bad = unusable(lint_of(view))
+        entry = view_fields(name, view, line)
+        if bad is not None:
+            entry["error"] = unusable_error(bad, label, line, f"view {name}: ")
+        try:  # one view's bad dim or length is that view's error, not the file's
+            entry["vectors"] = [vectors(view, self.args.dim, self.args)] if bad is None else []
+        except ViewAlgebraError as e:
+            entry["vectors"] = []
+            entry["error"] = error_object(e, file=label, line=line, what=f"view {name}: ")
+        return entry
+
+    def counts(self, source: Input, maps: int, views: int) -> None:
+        if not views and maps:
+            raise InputError(f"holds {maps} transform map(s) but no view (a chain of rock.transform ops on a "
+                             "value) to vectorize; give one map as text to see it over a row-major buffer",
+                             file=source.label)
+        super().counts(source, maps, views)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_report(args, Vectorize(args))
