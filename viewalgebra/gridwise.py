@@ -5,8 +5,10 @@
 (``copy_layout``), the tuning spaces (``tuning_space``, ``quick_configs``), the map builders
 rocMLIR's recipes are written with (``TopDownMapBuilder``, ``BottomUpMapBuilder``), the gemm views
 of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
-(``gemm_to_gridwise``, ``gridwise_views``)."""
+(``gemm_to_gridwise``, ``gridwise_views``) and the per-thread views of the loads and stores
+(``global_load``, ``lds_store``, ``thread_layouts``, ``thread_layout``, ``lds_layout``)."""
 
+from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
 from ._recipes.builder import BottomUpMapBuilder, TopDownMapBuilder
 from ._recipes.conv_to_gemm import ConvGemm, conv_to_gemm
@@ -20,9 +22,11 @@ from ._recipes.gemm_to_gridwise import (
     pad_matrix,
     split_k,
 )
+from ._recipes.lds_views import LdsLayout, lds_layout, lds_store
 from ._recipes.perf_config import AccelPerfConfig, GemmSize, GeneralPerfConfig, PerfConfig, gemm_size
 from ._recipes.problems import ConvProblem, GemmProblem
 from ._recipes.thread_copy import CopyLayout, copy_layout, vector_dim
+from ._recipes.thread_views import global_load, thread_layout, thread_layouts
 from ._recipes.tier1 import ProblemLine, parse_problem_list
 from ._recipes.tuning import could_be_performant, parse_config_list, quick_configs, rejection, tuning_space
 
@@ -38,9 +42,11 @@ __all__ = [
     "GemmSize",
     "GeneralPerfConfig",
     "GridwiseGemm",
+    "LdsLayout",
     "MfmaInstruction",
     "PerfConfig",
     "ProblemLine",
+    "ThreadAccess",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
     "WmmaInstruction",
@@ -53,7 +59,10 @@ __all__ = [
     "expand_names_in_place",
     "gemm_size",
     "gemm_to_gridwise",
+    "global_load",
     "gridwise_views",
+    "lds_layout",
+    "lds_store",
     "normalize_matrix",
     "pad_matrix",
     "parse_config_list",
@@ -61,6 +70,8 @@ __all__ = [
     "quick_configs",
     "rejection",
     "split_k",
+    "thread_layout",
+    "thread_layouts",
     "tuning_space",
     "vector_dim",
 ]
