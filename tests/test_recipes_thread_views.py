@@ -120,22 +120,29 @@ PR2196 = gw.PerfConfig.parse("v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1")
 
 
 def test_pr2196_thread_tile_and_widths() -> None:
-    """f16 on gfx942: A copies 2 x 3 per thread (the PR's 3x2); over an A stored [K, M] rocMLIR
-    loads along m, 3 elements a thread, and its 128-bit cap gcd(8, 3) makes that 1 where 3 is
-    legal; LDS: neither rotated nor swapped, 2-wide vectors."""
+    """f16 on gfx942, A stored [K, M]: A copies 2 x 3 per thread (the PR's 3x2); rocMLIR's
+    capped query cuts m's run of 6 to gcd(8, 6) = 2, then to gcd(2, 3) = 1, a tie k wins: the
+    load goes k-fastest along the non-contiguous k, 1 wide, exactly as wide as that layout allows;
+    the same tile m-fastest allows 3, the 1 x 6 tile 6 (2 as powers of two). LDS: neither rotated
+    nor swapped, 2-wide vectors."""
     assert isinstance(PR2196, gw.AccelPerfConfig)
     problem = gw.GemmProblem(m=960, n=1024, k=1024, dtype="f16", transpose_a=True)
     grid = gw.gridwise_views(problem, m_per_block=96, n_per_block=256, kpack_per_block=8, kpack=4)
     layout, k_contiguous = gw.thread_layout(grid, "a", PR2196, GFX942, "f16")
-    assert (layout.copy_k, layout.copy_d, k_contiguous) == (2, 3, False)
+    assert (layout.copy_k, layout.copy_d, k_contiguous) == (2, 3, True)
     load = gw.global_load(grid, "a", PR2196, GFX942, "f16")
     cap = va.rocmlir.elements_per_access("f16")
     assert va.rocmlir.rocmlir_vector_length(load.view, load.dim, load.values, limit_for_data_type=True) == 1
-    assert va.max_vector_length(load.view, load.dim, load.values, max_elements=cap).length == 3
+    assert va.max_vector_length(load.view, load.dim, load.values, max_elements=cap).length == 1
+    widths = {}
+    for tile, k in gw.thread_layouts(PR2196, GFX942, "f16", "a"):
+        other = gw.global_load(grid, "a", PR2196, GFX942, "f16", layout=tile, k_contiguous=k)
+        widths[tile.copy_k, tile.copy_d, k] = tuple(
+            va.max_vector_length(other.view, other.dim, other.values, max_elements=cap, power_of_two=p).length
+            for p in (False, True))
+    assert widths == {(1, 6, False): (6, 2), (1, 6, True): (6, 2), (2, 3, False): (3, 1), (2, 3, True): (1, 1)}
     assert gw.lds_layout(PR2196, "f16", layout, k_contiguous) == gw.LdsLayout(False, False)
     assert gw.lds_store(grid, "a", PR2196, GFX942, "f16").vector_elements == 2
-    assert [(t.copy_k, t.copy_d, k) for t, k in gw.thread_layouts(PR2196, GFX942, "f16", "a")] == [
-        (1, 6, False), (1, 6, True), (2, 3, False), (2, 3, True)]
 
 
 # }}}

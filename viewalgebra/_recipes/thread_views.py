@@ -96,15 +96,18 @@ def thread_layout(grid: GridwiseGemm, operand: Operand, config: Config, arch: Ar
     ``copy_layout`` (or ``layout``), and whether k is the dim ``bestGlobalVectorization`` picks,
     from the runs rocMLIR's own ``getMaxVectorization`` (``rocmlir_vector_length``) finds on the
     gridwise operand along K for ``gcd(copy_per_thread, k_per_block)`` elements and along D for
-    ``gcd(copy_per_thread, d_per_block)``.
+    ``gcd(copy_per_thread, d_per_block)``, each capped as that function caps every answer
+    (``gcd(128 / bits, run)``: ``ignoreDataType`` is false there), then cut to the tile.
 
-    Example: A stored ``[M, K]`` (K contiguous) with the 2x3 tile above: runs of 2 along k, 1
-    along m, so ``k_contiguous`` is True.
+    Example: A stored ``[M, K]`` (K contiguous) with the 2x3 tile of
+    ``v4:96,256,8,96,32,32,4,...``: runs of 2 along k, 1 along m, so ``k_contiguous`` is True;
+    A stored ``[K, M]``: 6 along m, capped to ``gcd(8, 6) = 2``, cut to ``gcd(2, 3) = 1``, a tie
+    with k's 1 that k wins (``kpack > 1``): True as well.
     """
     tile = copy_layout(config, arch, dtype, operand) if layout is None else layout
     view = operand_view(grid, operand)
-    k_run = rocmlir_vector_length(view, 1, tile.k_run_bound)
-    d_run = rocmlir_vector_length(view, 2, tile.d_run_bound)
+    k_run = rocmlir_vector_length(view, 1, tile.k_run_bound, limit_for_data_type=True)
+    d_run = rocmlir_vector_length(view, 2, tile.d_run_bound, limit_for_data_type=True)
     dim, _ = vector_dim(tile, k_run, d_run)
     return tile, dim == "k"
 
