@@ -243,6 +243,26 @@ def check_store(store: gw.ThreadAccess, used: gw.CopyLayout, flags: gw.LdsLayout
 # }}}
 
 
+def test_a_general_config_without_matrix_instructions() -> None:
+    """rocMLIR's non-accelerated gemm (GridwiseGemmRewritePattern) builds the same views with
+    kpack 1: copy tiles of f32 4 x 4 (A) and 2 x 4 (B), d-fastest, every LDS element once, stored
+    4 wide."""
+    config = gw.PerfConfig.parse("v3:64,64,32,16,2,2,1,1,2")
+    assert isinstance(config, gw.GeneralPerfConfig)
+    problem = gw.GemmProblem(m=64, n=64, k=32, transpose_a=True)
+    grid = gw.gridwise_views(problem, m_per_block=64, n_per_block=32, kpack_per_block=16)
+    for operand in ("a", "b"):
+        used, k_contiguous = gw.thread_layout(grid, operand, config, GFX942, "f32")
+        assert (used.copy_k, used.copy_d, k_contiguous) == ((4, 4, False) if operand == "a" else (2, 4, False))
+        load = gw.global_load(grid, operand, config, GFX942, "f32")
+        k, d = tile_coordinates(load.view)
+        store = gw.lds_store(grid, operand, config, GFX942, "f32")
+        flags = gw.lds_layout(config, "f32", used, k_contiguous)
+        assert flags == gw.LdsLayout(False, False)  # kpack 1 < 4 and copy_d 4 > 1: d can be vectorized
+        check_store(store, used, flags, 16, 64 if operand == "a" else 32, 1, k, d)
+        assert va.max_vector_length(store.view, store.dim, store.values, max_elements=4).length == 4
+
+
 def test_errors_name_the_rule() -> None:
     config = MULTI_BUFFER
     grid = gw.gridwise_views(gw.GemmProblem(m=96, n=64, k=64), m_per_block=32, n_per_block=64,
