@@ -5,8 +5,11 @@
 (``copy_layout``), the tuning spaces (``tuning_space``, ``quick_configs``), the map builders
 rocMLIR's recipes are written with (``TopDownMapBuilder``, ``BottomUpMapBuilder``), the gemm views
 of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
-(``gemm_to_gridwise``, ``gridwise_views``)."""
+(``gemm_to_gridwise``, ``gridwise_views``), and the per-thread views of the accelerated gemm:
+the C store (``c_store``) and the LDS reads (``lds_read``) with the emitter parameters and LDS
+layout flags they follow (``accel_params``, ``lds_layout``)."""
 
+from ._recipes.accel_params import AccelParams, LdsLayout, accel_params, lds_layout
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
 from ._recipes.builder import BottomUpMapBuilder, TopDownMapBuilder
 from ._recipes.conv_to_gemm import ConvGemm, conv_to_gemm
@@ -20,6 +23,8 @@ from ._recipes.gemm_to_gridwise import (
     pad_matrix,
     split_k,
 )
+from ._recipes.lds_read import lds_read, lds_tile
+from ._recipes.output_views import c_store, c_store_alternatives, c_store_with
 from ._recipes.perf_config import AccelPerfConfig, GemmSize, GeneralPerfConfig, PerfConfig, gemm_size
 from ._recipes.problems import ConvProblem, GemmProblem
 from ._recipes.thread_copy import CopyLayout, copy_layout, vector_dim
@@ -27,6 +32,7 @@ from ._recipes.tier1 import ProblemLine, parse_problem_list
 from ._recipes.tuning import could_be_performant, parse_config_list, quick_configs, rejection, tuning_space
 
 __all__ = [
+    "AccelParams",
     "AccelPerfConfig",
     "Arch",
     "BottomUpMapBuilder",
@@ -38,14 +44,19 @@ __all__ = [
     "GemmSize",
     "GeneralPerfConfig",
     "GridwiseGemm",
+    "LdsLayout",
     "MfmaInstruction",
     "PerfConfig",
     "ProblemLine",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
     "WmmaInstruction",
+    "accel_params",
     "arch",
     "archs",
+    "c_store",
+    "c_store_alternatives",
+    "c_store_with",
     "calculate_padding",
     "conv_to_gemm",
     "copy_layout",
@@ -54,6 +65,9 @@ __all__ = [
     "gemm_size",
     "gemm_to_gridwise",
     "gridwise_views",
+    "lds_layout",
+    "lds_read",
+    "lds_tile",
     "normalize_matrix",
     "pad_matrix",
     "parse_config_list",
