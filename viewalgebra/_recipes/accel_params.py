@@ -90,6 +90,9 @@ def accel_params(config: AccelPerfConfig, arch: Arch, dtype: str) -> AccelParams
         if insn is None or insn.blocks != 1:
             raise RocmlirRuleError(f"{config}: no MFMA for {dtype} with mn_per_xdl {config.mn_per_xdl} on "
                                    f"{arch.name}")
+        if not insn.coherent_with_k(config.kpack, config.kpack_per_block):
+            raise RocmlirRuleError(f"{config}: {insn.name} needs more k (k_base {insn.k_base}) than kpack "
+                                   f"{config.kpack}, kpack_per_block {config.kpack_per_block} give")
         mn = insn.mn_per_xdl
         m_rep, n_rep = max(1, config.m_per_wave // mn), max(1, config.n_per_wave // mn)
         kpt = config.kpack_per_block // insn.input_spans if insn.is_k_reduction else config.kpack_per_block
@@ -103,6 +106,9 @@ def accel_params(config: AccelPerfConfig, arch: Arch, dtype: str) -> AccelParams
         if winsn is None:
             raise RocmlirRuleError(f"{config}: no WMMA for {dtype} with the wave tile {config.m_per_wave}x"
                                    f"{config.n_per_wave} on {arch.name}")
+        if not winsn.coherent_with_k(config.kpack, config.kpack_per_block):
+            raise RocmlirRuleError(f"{config}: {winsn.name} needs k_per_block a multiple of "
+                                   f"{winsn.input_len}")
         gfx11 = arch.family == "gfx11"
         kpt = config.kpack_per_block if gfx11 else config.kpack_per_block // (arch.wave_size // winsn.m)
         if kpt < 1:
