@@ -269,3 +269,44 @@ def test_a_config_rocmlir_cannot_lower_is_refused() -> None:
     assert isinstance(good, gw.AccelPerfConfig)
     with pytest.raises(va.errors.InvalidArgumentError, match="gfx1100 has no matrix instruction for f32"):
         gw.lds_read(grid, "a", good, gw.arch("gfx1100"), "f32")
+
+
+@pytest.mark.parametrize("transposes, config, width", [
+    ((False, False, False), "v4:32,32,8,16,16,16,8,1,1,2,0,0,1,1", 1),  # C [M, N]: a lane's values run down m
+    ((False, False, True), "v4:32,32,8,16,16,16,8,1,1,2,0,0,1,1", 4),  # C [N, M]: 4 rows of a row group
+    ((True, True, True), "v4:32,32,8,16,16,16,8,1,1,2,0,0,1,1", 1),  # A's m swapped: the rows split
+    ((True, True, True), "v4:32,32,8,16,16,16,4,1,2,2,0,0,1,1", 4),  # kpack 4 < 4 f32 per 128 bits: no swap
+])
+def test_the_c_store_width_is_rocmlirs_and_exact(transposes: tuple[bool, bool, bool], config: str, width: int) -> None:
+    """The store's width along item (f32 on gfx942, capped at 128 bits): rocMLIR's rule, the exact
+    answer and a brute force over every point agree; where A's LDS layout swaps m, undoing the
+    swap in the store costs the 4-wide stores of an m-contiguous C."""
+    parsed = gw.PerfConfig.parse(config)
+    assert isinstance(parsed, gw.AccelPerfConfig)
+    ta, tb, tc = transposes
+    problem = gw.GemmProblem(m=64, n=64, k=64, dtype="f32", transpose_a=ta, transpose_b=tb, transpose_c=tc)
+    gfx942 = gw.arch("gfx942")
+    store = gw.c_store(grid_of(problem, parsed), parsed, gfx942, "f32")
+    addresses, valid = store.view.addresses()
+    assert valid.all()
+    runs = addresses.reshape(-1, store.values // width, width)
+    assert (np.diff(runs, axis=-1) == 1).all()
+    if width < store.values:
+        wider = addresses.reshape(-1, store.values // (2 * width), 2 * width)
+        assert not (np.diff(wider, axis=-1) == 1).all()
+    assert va.max_vector_length(store.view, store.dim, store.values, max_elements=4).length == width
+    assert va.rocmlir.rocmlir_vector_length(store.view, store.dim, store.values) == width
+
+
+def test_an_lds_read_is_one_kpack_vector_at_a_time() -> None:
+    """Along k_iter the next kpack vector is the next k_outer row of the tile, d_per_block (B: 32)
+    elements on, or for A, whose d is rotated by one per k_outer, 16 + 1 (1 where the rotation
+    wraps): each read is one vector<kpack> (8 f16, 128 bits, in the align-tiling kernel)."""
+    config = gw.PerfConfig.parse(LIT_CONFIG)
+    assert isinstance(config, gw.AccelPerfConfig)
+    steps = {"a": [1, 17], "b": [32]}
+    for operand in "ab":
+        read = gw.lds_read(lit_grid(), operand, config, gw.arch("gfx950"), "f16")
+        addresses, _ = read.view.addresses()
+        assert np.unique(np.diff(addresses, axis=read.dim)).tolist() == steps[operand]
+        assert va.max_vector_length(read.view, read.dim, read.values).length == 1
