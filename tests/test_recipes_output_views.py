@@ -7,6 +7,7 @@ and result layouts, and stored through ``c_store``, must give A @ B."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -310,3 +311,53 @@ def test_an_lds_read_is_one_kpack_vector_at_a_time() -> None:
         addresses, _ = read.view.addresses()
         assert np.unique(np.diff(addresses, axis=read.dim)).tolist() == steps[operand]
         assert va.max_vector_length(read.view, read.dim, read.values).length == 1
+
+
+MULTIBUFFER = DATA / "gridwise" / "test_multi_buffer_full.mlir"
+"""An older kernel (rocMLIR's multibuffer integration test, 32x32x8f16, 4 waves, B's n swapped):
+the C store as a ``gemmM``/``gemmN`` unmerge and a swap on the full matrix."""
+
+KERNELS = [  # file, arch, config, problem, the C store's maps, each operand's LDS store maps from (k, d) down
+    (KERNEL, "gfx950", LIT_CONFIG, gw.GemmProblem(g=4, m=24, n=24, k=16, dtype="f16"), range(29, 35),
+     {"a": (17, 16, 15, 14), "b": (25, 24)}),
+    (MULTIBUFFER, "gfx942", "v4:64,64,8,32,32,32,8,1,1,2,0,0,1,1", gw.GemmProblem(m=384, n=1024, k=1024, dtype="f16"),
+     range(25, 30), {"a": (17, 16, 15, 14, 13), "b": (21, 20)}),
+]
+
+
+@pytest.mark.parametrize("file, arch_name, config, problem, c_maps, lds_maps", KERNELS,
+                         ids=["align-tiling", "multibuffer"])
+def test_reads_find_what_rocmlirs_lds_store_wrote(file: Path, arch_name: str, config: str, problem: gw.GemmProblem,
+                                                  c_maps: range, lds_maps: dict[str, tuple[int, ...]]) -> None:
+    """Both kernels: the C store is rocMLIR's as a relation onto C; and each LDS read reads, for
+    lane l, d_iter and k_iter, the tile element where rocMLIR's own LDS store maps (the kernel's
+    ``[k, d] -> vector`` chain: rotation, kpack packing) put row ``d_iter * dWaves * span + wave_d *
+    span + l % span`` at k ``kpack * ((l // span) * kpackPerThread + k_iter)``."""
+    text = file.read_text()
+    maps = {m.name: m.map for m in va.text.parse_mlir_transform_maps(text)}
+    parsed = gw.PerfConfig.parse(config)
+    assert isinstance(parsed, gw.AccelPerfConfig)
+    arch = gw.arch(arch_name)
+    grid = gw.gridwise_views(problem, m_per_block=parsed.m_per_block, n_per_block=parsed.n_per_block,
+                             kpack_per_block=parsed.kpack_per_block, kpack=parsed.kpack)
+    theirs = tuple(maps[f"transform_map{i}"] for i in c_maps)
+    c_buffer = va.Buffer(grid.c.shape, "f32")  # both kernels store into an f32 buffer of the padded C
+    store = gw.c_store(grid, parsed, arch, "f16")
+    mine = store.view.maps[:len(store.view.maps) - len(grid.c.maps)]
+    assert va.equivalent(va.View(c_buffer, theirs), va.View(c_buffer, mine))
+    p = gw.accel_params(parsed, arch, "f16")
+    span = p.instruction.input_span_len if isinstance(p.instruction, gw.MfmaInstruction) else 16
+    m_waves, n_waves = parsed.waves
+    for operand, chain in lds_maps.items():
+        tile = gw.lds_tile(parsed, operand, "f16")
+        written = va.View(va.Buffer(tile.shape, "f16"), tuple(maps[f"transform_map{i}"] for i in chain), strict=False)
+        element, _ = written.addresses()  # [k, d] -> the vector holding it
+        read = gw.lds_read(grid, operand, parsed, arch, "f16")
+        got, _ = read.view.addresses()
+        tid, d_iter, k_iter = np.indices(read.view.shape)
+        lane, wave = tid % p.wave_size, tid // p.wave_size
+        wave_d = wave // n_waves if operand == "a" else wave % n_waves
+        d_waves = m_waves if operand == "a" else n_waves
+        row = (d_iter * d_waves + wave_d) * span + lane % span
+        k = parsed.kpack * ((lane // span) * p.kpack_per_thread + k_iter)
+        assert np.array_equal(got, element[k, row])
