@@ -99,7 +99,7 @@ def grid_of(problem: gw.GemmProblem, config: gw.AccelPerfConfig) -> gw.GridwiseG
 
 
 @given(case=problems())
-@settings(derandomize=True, max_examples=25, deadline=None)
+@settings(derandomize=True, max_examples=40, deadline=None)
 def test_the_c_store_writes_every_element_of_c_once_per_split(
         case: tuple[gw.GemmProblem, gw.AccelPerfConfig, gw.Arch]) -> None:
     """Over all blocks, threads and values, every element of C is written split_k_factor times
@@ -227,7 +227,7 @@ def simulate(problem: gw.GemmProblem, config: gw.AccelPerfConfig, arch: gw.Arch,
 
 
 @given(case=problems(), seed=st.integers(0, 2**16))
-@settings(derandomize=True, max_examples=12, deadline=None)
+@settings(derandomize=True, max_examples=30, deadline=None)
 def test_a_simulated_kernel_computes_a_times_b(case: tuple[gw.GemmProblem, gw.AccelPerfConfig, gw.Arch],
                                                seed: int) -> None:
     """Each lane's fragments (lds_read over the LDS tile as the LDS store lays it out) fed to
