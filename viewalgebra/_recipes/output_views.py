@@ -18,9 +18,9 @@ A port of ROCm/rocMLIR (versions in docs/gridwise.md):
   along it.
 
 rocMLIR's own kernel pins the maps: mlir/test/Dialect/Rock/align-tiling-non-contiguous-strides.mlir
-(tests/data/gridwise/). Not modelled: the OutputSwizzle pass (``outputSwizzle`` 1, or 2 where its
-heuristic applies, rewrites this store into a store to LDS and a wider store from LDS), the 4x4
-MFMAs, attention's output.
+(tests/data/gridwise/). Not modelled: the OutputSwizzle pass (with ``outputSwizzle`` 1 or the
+default 2 it may rewrite this store into a cross-lane permute or a store through LDS; this is
+the store with 0), the 4x4 MFMAs, attention's output.
 """
 
 from __future__ import annotations
