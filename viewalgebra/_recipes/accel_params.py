@@ -2,13 +2,15 @@
 view (docs/gridwise.md, C store and LDS reads), and the LDS layout flags the gridwise lowering
 picks for A and B.
 
-Ported from ROCm/rocMLIR (docs/gridwise.md names the versions read):
+Ported from ROCm/rocMLIR (docs/gridwise.md, C store and LDS reads, names the versions read):
 
-* mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp: ``MfmaEmitter::initAccelEmitterParams`` and
-  ``WmmaEmitter::initAccelEmitterParams`` (repeats, ``mPerAccel``, ``kBase``, ``kpackPerThread``);
+* mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp at 022b680a9244: ``MfmaEmitter::
+  initAccelEmitterParams`` and ``WmmaEmitter::initAccelEmitterParams`` (repeats, ``mPerAccel``,
+  ``kBase``, ``kpackPerThread``);
 * mlir/lib/Dialect/Rock/IR/MfmaInsnGroup.cpp: ``deriveAttr`` (``rowGroupSize`` 4,
   ``rowGroupsPerBlock``, ``inputSpanLen``, ...) and ``MfmaInsnGroup::getMRepeats``;
-* mlir/lib/Dialect/Rock/Transforms/GridwiseGemmToBlockwise.cpp: ``getLDSLayoutConfigDim`` (rotate
+* mlir/lib/Dialect/Rock/Transforms/GridwiseGemmToBlockwise.cpp (the version with LDS transpose
+  decisions; the index shows no commit for it): ``getLDSLayoutConfigDim`` (rotate
   d with k, swap thread and iteration sub-dims, the LDS tile k x d) and the ``getVectorDim`` it
   is given (``thread_copy.vector_dim`` with rocMLIR's own vector lengths of the global view).
 

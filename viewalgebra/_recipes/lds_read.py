@@ -2,11 +2,12 @@
 fragments for the matrix instruction from the LDS tile (docs/gridwise.md, C store and LDS reads).
 
 A port of ``MfmaEmitter::wrapLDSBufferForLoad`` and ``WmmaEmitter::wrapLDSBufferForLoad``
-(mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp) and of ``rotateIf``
-(mlir/lib/Dialect/Rock/utility/transformMapUtils.cpp), as the blockwise gemm lowering uses them
-(mlir/lib/Dialect/Rock/Transforms/BlockwiseGemmToThreadwise.cpp: ``rock.threadwise_read_into``
-with extra indices ``tid, d_iter``, so ``k_iter`` is the iteration dim). Versions in
-docs/gridwise.md.
+(mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp at 022b680a9244, checked against the newer
+version with LDS transpose loads) and of ``rotateIf`` (mlir/lib/Dialect/Rock/utility/
+transformMapUtils.cpp, the version with ``convertDimStridestoSizes`` beside it), as the
+blockwise gemm lowering uses them (mlir/lib/Dialect/Rock/Transforms/BlockwiseGemmToThreadwise.cpp,
+newest read: ``rock.threadwise_read_into`` with extra indices ``tid, d_iter``, so ``k_iter`` is
+the iteration dim). docs/gridwise.md, C store and LDS reads, has the versions.
 
 The LDS tile is what rocMLIR allocates when nothing loads straight into LDS: ``kpack_per_block *
 d_per_block`` elements of ``vector<kpack x T>`` (a ``memref.view`` of the byte buffer), element

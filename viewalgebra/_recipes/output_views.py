@@ -1,13 +1,15 @@
 """The C store of an accelerated ``rock.gridwise_gemm``: each thread's accumulator values seen as
 C ``[G, M, N]`` (docs/gridwise.md, C store and LDS reads).
 
-A port of ROCm/rocMLIR (versions in docs/gridwise.md):
+A port of ROCm/rocMLIR (docs/gridwise.md, C store and LDS reads, has the versions read):
 
 * ``MfmaEmitter::computeOutputTransforms`` and ``WmmaEmitter::computeOutputTransforms``
-  (mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp): ``[g_block, m_block, n_block, tid, item]``
+  (mlir/lib/Dialect/Rock/utility/AccelEmitter.cpp at 022b680a9244, checked against the newer
+  version with LDS transpose loads): ``[g_block, m_block, n_block, tid, item]``
   split into the instruction's lanes and accumulator values, then unmerged into the block's
   ``gemmBlockM`` and ``gemmBlockN``;
-* ``swapThreadIdAndIteration`` (mlir/lib/Dialect/Rock/utility/loweringUtils.cpp): where the LDS
+* ``swapThreadIdAndIteration`` (mlir/lib/Dialect/Rock/utility/loweringUtils.cpp, the version
+  where it returns ``FailureOr``): where the LDS
   store of A (B) swapped the thread and iteration parts of m (n), the C store swaps them back
   (``gemmBlockM = m_tid * copyMPerThread + m_iter`` becomes ``m_iter * (mPerBlock /
   copyMPerThread) + m_tid``), then unmerges ``m_block`` and ``gemmBlockM`` into ``gemmM``;
