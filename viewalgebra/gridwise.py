@@ -5,9 +5,13 @@
 (``copy_layout``), the tuning spaces (``tuning_space``, ``quick_configs``), the map builders
 rocMLIR's recipes are written with (``TopDownMapBuilder``, ``BottomUpMapBuilder``), the gemm views
 of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
-(``gemm_to_gridwise``, ``gridwise_views``) and the per-thread views of the loads and stores
-(``global_load``, ``lds_store``, ``thread_layouts``, ``thread_layout``, ``lds_layout``)."""
+(``gemm_to_gridwise``, ``gridwise_views``), and the per-thread views of the loads and stores
+(``ThreadAccess``): the global loads and LDS stores of A and B (``global_load``, ``lds_store``)
+with the thread layouts and LDS flags they follow (``thread_layouts``, ``thread_layout``,
+``lds_layout``), the LDS reads (``lds_read``) and the C store (``c_store``) of the accelerated
+gemm with the emitter parameters they follow (``accel_params``, ``operand_lds``)."""
 
+from ._recipes.accel_params import AccelParams, OperandLds, accel_params, operand_lds
 from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
 from ._recipes.builder import BottomUpMapBuilder, TopDownMapBuilder
@@ -23,6 +27,8 @@ from ._recipes.gemm_to_gridwise import (
     split_k,
 )
 from ._recipes.lds_views import LdsLayout, lds_layout, lds_store
+from ._recipes.lds_read import lds_read, lds_tile
+from ._recipes.output_views import c_store, c_store_alternatives, c_store_with
 from ._recipes.perf_config import AccelPerfConfig, GemmSize, GeneralPerfConfig, PerfConfig, gemm_size
 from ._recipes.problems import ConvProblem, GemmProblem
 from ._recipes.thread_copy import CopyLayout, copy_layout, vector_dim
@@ -31,6 +37,7 @@ from ._recipes.tier1 import ProblemLine, parse_problem_list
 from ._recipes.tuning import could_be_performant, parse_config_list, quick_configs, rejection, tuning_space
 
 __all__ = [
+    "AccelParams",
     "AccelPerfConfig",
     "Arch",
     "BottomUpMapBuilder",
@@ -44,14 +51,19 @@ __all__ = [
     "GridwiseGemm",
     "LdsLayout",
     "MfmaInstruction",
+    "OperandLds",
     "PerfConfig",
     "ProblemLine",
     "ThreadAccess",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
     "WmmaInstruction",
+    "accel_params",
     "arch",
     "archs",
+    "c_store",
+    "c_store_alternatives",
+    "c_store_with",
     "calculate_padding",
     "conv_to_gemm",
     "copy_layout",
@@ -62,8 +74,11 @@ __all__ = [
     "global_load",
     "gridwise_views",
     "lds_layout",
+    "lds_read",
     "lds_store",
+    "lds_tile",
     "normalize_matrix",
+    "operand_lds",
     "pad_matrix",
     "parse_config_list",
     "parse_problem_list",
