@@ -5,8 +5,21 @@
 (``copy_layout``), the tuning spaces (``tuning_space``, ``quick_configs``), the map builders
 rocMLIR's recipes are written with (``TopDownMapBuilder``, ``BottomUpMapBuilder``), the gemm views
 of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
-(``gemm_to_gridwise``, ``gridwise_views``)."""
+(``gemm_to_gridwise``, ``gridwise_views``); the per-thread accesses (``ThreadAccess``) and their
+audit (``audit_access``, ``audit_config``, docs/audit.md)."""
 
+from ._audit.access import (
+    AuditCheck,
+    AuditItem,
+    AuditRow,
+    Provider,
+    audit_access,
+    audit_config,
+    exact_width,
+    rocmlir_width,
+)
+from ._audit.memo import config_views, grid_key
+from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
 from ._recipes.builder import BottomUpMapBuilder, TopDownMapBuilder
 from ._recipes.conv_to_gemm import ConvGemm, conv_to_gemm
@@ -29,6 +42,9 @@ from ._recipes.tuning import could_be_performant, parse_config_list, quick_confi
 __all__ = [
     "AccelPerfConfig",
     "Arch",
+    "AuditCheck",
+    "AuditItem",
+    "AuditRow",
     "BottomUpMapBuilder",
     "BottomUpTopDimsWrapper",
     "ConvGemm",
@@ -41,18 +57,25 @@ __all__ = [
     "MfmaInstruction",
     "PerfConfig",
     "ProblemLine",
+    "Provider",
+    "ThreadAccess",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
     "WmmaInstruction",
     "arch",
     "archs",
+    "audit_access",
+    "audit_config",
     "calculate_padding",
+    "config_views",
     "conv_to_gemm",
     "copy_layout",
     "could_be_performant",
+    "exact_width",
     "expand_names_in_place",
     "gemm_size",
     "gemm_to_gridwise",
+    "grid_key",
     "gridwise_views",
     "normalize_matrix",
     "pad_matrix",
@@ -60,6 +83,7 @@ __all__ = [
     "parse_problem_list",
     "quick_configs",
     "rejection",
+    "rocmlir_width",
     "split_k",
     "tuning_space",
     "vector_dim",
