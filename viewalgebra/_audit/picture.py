@@ -50,7 +50,8 @@ def render(rows: Sequence[AuditRow], title: str = "Width lost by rocMLIR's per-t
     left = MARGIN + ROW_HEAD
     for j, name in enumerate(accesses):
         x = left + CELL * j + CELL / 2
-        out.append(f'<text transform="translate({x:.1f},{top - 6:.1f}) rotate(-60)">{html.escape(name)}</text>')
+        out.append(f'<text transform="translate({x:.1f},{top - 6:.1f}) rotate(-60)">'
+                   f'{html.escape(name)}</text>')
     for i, problem in enumerate(problems):
         y = top + CELL * i
         out.append(f'<text x="{MARGIN}" y="{y + CELL / 2 + 4:.1f}">{html.escape(_short(problem))}</text>')

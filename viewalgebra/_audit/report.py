@@ -129,7 +129,7 @@ def summary(rows: Sequence[AuditRow], *, configs: int, problems: int) -> dict[st
         "problems": problems, "configs": configs, "rows": len(rows),
         "verdicts": {v: verdicts.get(v, 0) for v in VERDICTS},
         "accesses": len(accesses), "losing_width": len(losing),
-        "mean_lost_factor": (math.exp(sum(math.log(lost(r)) for r in losing) / len(losing)) if losing else 1.0),
+        "mean_lost_factor": math.exp(sum(math.log(lost(r)) for r in losing) / len(losing)) if losing else 1.0,
         "worst": [describe(r) for r in worst(rows)],
         "fields": [{"field": f.field, "spread": round(f.spread, 4),
                     "rates": [{"value": v, "losing": k, "accesses": n} for v, k, n in f.rates]}

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .._recipes.arch import arch as arch_named
 from .._recipes.perf_config import AccelPerfConfig, GeneralPerfConfig
@@ -47,14 +47,14 @@ def resolve_provider(spec: str) -> Provider:
     if not sep or not module or not name:
         raise InvalidArgumentError(f"--provider {spec}: expected MODULE:FUNCTION")
     try:
-        found = getattr(importlib.import_module(module), name)
+        found: Any = getattr(importlib.import_module(module), name)
     except ImportError as e:
         raise InvalidArgumentError(f"--provider {spec}: cannot import {module} ({e})") from e
     except AttributeError as e:
         raise InvalidArgumentError(f"--provider {spec}: {module} has no {name}") from e
     if not callable(found):
         raise InvalidArgumentError(f"--provider {spec}: {module}.{name} is not callable")
-    return found
+    return cast("Provider", found)
 
 
 Problem = GemmProblem | ConvProblem

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
             pairs.append((line.text, line.problem, list(configs[:args.limit])))
         tasks = runner.tasks_of(pairs, target.name, args.provider)
         progress = runner.Progress(sum(len(t.configs) for t in tasks))
-        rows = runner.run_tasks(tasks, scheduler=args.scheduler, workers=args.workers, progress=progress.update)
+        rows = runner.run_tasks(tasks, scheduler=args.scheduler, workers=args.workers,
+                                progress=progress.update)
         progress.close(len(rows))
         order = {text: i for i, (text, _, _) in enumerate(pairs)}
         rows.sort(key=lambda r: (order.get(r.problem, len(order)), r.config, r.kind == "check", r.access))
