@@ -13,9 +13,11 @@ from ._audit.access import (
     AuditItem,
     AuditRow,
     Provider,
+    WidthVerdict,
     audit_access,
     audit_config,
     exact_width,
+    judge_width,
     rocmlir_width,
 )
 from ._audit.memo import config_views, grid_key
@@ -61,6 +63,7 @@ __all__ = [
     "ThreadAccess",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
+    "WidthVerdict",
     "WmmaInstruction",
     "arch",
     "archs",
@@ -77,6 +80,7 @@ __all__ = [
     "gemm_to_gridwise",
     "grid_key",
     "gridwise_views",
+    "judge_width",
     "normalize_matrix",
     "pad_matrix",
     "parse_config_list",

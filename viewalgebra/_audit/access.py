@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .._analyses.vectorize import VectorLength, max_vector_length
+from .._analyses.vectorize import VectorLength, Witness, max_vector_length
 from .._engine.cache import AnswerCache
 from .._recipes.access import ThreadAccess
 from .._recipes.arch import Arch
@@ -173,26 +173,46 @@ def exact_width(access: ThreadAccess, arch: Arch | None = None, *, direct_to_lds
                              power_of_two=True, aligned=aligned, timeout=timeout)
 
 
-def judge(access: ThreadAccess, rocmlir: int, exact: VectorLength, *, aligned: bool = False,
-          timeout: float | None = 60.0) -> tuple[Verdict, str]:
-    """The verdict on rocMLIR's width ``rocmlir`` beside the exact answer, and the witness when it
-    is not legal: the step inside one of its pieces whose addresses are not consecutive, or that
-    mixes a valid point with an invalid one."""
+@dataclass(frozen=True, slots=True)
+class WidthVerdict:
+    """The verdict on rocMLIR's width of an access beside the exact answer."""
+
+    verdict: Verdict
+    witness: Witness | None
+    """Where rocMLIR's width is not legal: a step inside one of its pieces whose addresses are not
+    consecutive, or that mixes a valid point with an invalid one (``None`` otherwise)."""
+    text: str
+    """The witness as text, for the audit's rows (empty when there is none)."""
+
+
+def judge_width(access: ThreadAccess, rocmlir: int, exact: VectorLength, *, aligned: bool = False,
+                timeout: float | None = 60.0) -> WidthVerdict:
+    """The verdict on rocMLIR's width ``rocmlir`` of ``access`` beside the exact answer ``exact``
+    (``exact_width``): ``equal``, ``rocmlir_conservative`` (legal, narrower), or ``rocmlir_unsound``
+    (not legal) with its witness. A legal width above the cap (a vector-typed element wider than
+    128 bits) counts as equal: the cap is a preference of the hardware, not a rule of correctness.
+
+    Example: ``Pad{4, 6}`` from ``[24]`` over ``[14]`` f16, 12 values: rocMLIR's 4 is unsound, a
+    4-piece mixes the valid 13 with the padding 14.
+    """
+    if rocmlir < 1:
+        raise InvalidArgumentError(f"judge_width: rocMLIR's width must be positive, got {rocmlir}")
     if rocmlir == exact.length:
-        return "equal", ""
+        return WidthVerdict("equal", None, "")
     power = rocmlir & (rocmlir - 1) == 0
     # Legal lengths are closed under divisors: rocMLIR's width is legal iff the largest legal
-    # length up to it is itself, and when it is not, the first illegal power of two above that
-    # answer divides it, so that witness lies inside one of rocMLIR's pieces.
+    # length up to it is itself; when it is not, the first illegal power of two above that answer
+    # divides it, so that witness lies inside one of rocMLIR's pieces.
     at = max_vector_length(access.view, access.dim, run_length(access), max_elements=rocmlir,
                            power_of_two=power, aligned=aligned, timeout=timeout)
     if at.length == rocmlir:
-        # A legal width above the cap (a vector-typed element wider than 128 bits) is no loss.
-        return ("rocmlir_conservative" if rocmlir < exact.length else "equal"), ""
+        return WidthVerdict("rocmlir_conservative" if rocmlir < exact.length else "equal", None, "")
     w = at.witness
     if w is None or rocmlir % w.length:
-        return "rocmlir_unsound", f"{rocmlir} is illegal: the largest legal length up to it is {at.length}"
-    return "rocmlir_unsound", f"{rocmlir} is illegal: {w.reason} " + str(w).split(f"{w.reason} ", 1)[1]
+        return WidthVerdict("rocmlir_unsound", None,
+                            f"{rocmlir} is illegal: the largest legal length up to it is {at.length}")
+    where = str(w).split(f"{w.reason} ", 1)[1]
+    return WidthVerdict("rocmlir_unsound", w, f"{rocmlir} is illegal: {w.reason} {where}")
 
 
 ANSWERS: AnswerCache[tuple[object, ...], tuple[int | None, int, Verdict, str]] = AnswerCache(8192)
@@ -215,8 +235,8 @@ def _answer(access: ThreadAccess, arch: Arch, direct_to_lds: bool, dynamic_valid
             raise
         answer: tuple[int | None, int, Verdict, str] = (None, exact.length, "rocmlir_fails", str(e))
     else:
-        verdict, witness = judge(access, theirs, exact, aligned=aligned, timeout=timeout)
-        answer = (theirs, exact.length, verdict, witness)
+        judged = judge_width(access, theirs, exact, aligned=aligned, timeout=timeout)
+        answer = (theirs, exact.length, judged.verdict, judged.text)
     ANSWERS.put(key, answer)
     return answer
 
