@@ -75,7 +75,7 @@ def render(rows: Sequence[AuditRow], title: str = "Width lost by rocMLIR's per-t
                                          strict=True)):
         x = MARGIN + 70 * k
         out.append(f'<rect x="{x}" y="{legend_y:.1f}" width="14" height="14" fill="{fill}" stroke="#888"/>'
-                   f'<text x="{x + 18}" y="{legend_y + 11:.1f}">{text}</text>')
+                   f'<text x="{x + 18}" y="{legend_y + 11:.1f}">{html.escape(text)}</text>')
     x = MARGIN + 70 * len(SCALE)
     out.append(f'<rect x="{x}" y="{legend_y:.1f}" width="14" height="14" fill="#ffffff" stroke="#d62728" '
                f'stroke-width="3"/><text x="{x + 18}" y="{legend_y + 11:.1f}">unsound / fails / error</text>')

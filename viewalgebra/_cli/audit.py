@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import ViewAlgebraError
+from ..errors import TransformParseError, ViewAlgebraError
 from .errors import InputError, bad_input
 
 PARQUET, PICTURE = "results.parquet", "width-lost.svg"
@@ -28,21 +28,28 @@ def run(args: argparse.Namespace) -> int:
     from .._recipes.tuning import parse_config_list, tuning_space
 
     try:
-        pa = runner.require("pyarrow")
-        pq = runner.require("pyarrow.parquet")
-        runner.require("distributed")
-        target = arch_named(args.arch)
-        lines = parse_problem_list(_read(args.input))
-        if args.provider is None:
-            raise InputError(NOT_WIRED)
-        runner.resolve_provider(args.provider)
+        try:
+            pa = runner.require("pyarrow")
+            pq = runner.require("pyarrow.parquet")
+            runner.require("distributed")
+            target = arch_named(args.arch)
+            if args.provider is None:
+                raise InputError(NOT_WIRED)
+            runner.resolve_provider(args.provider)
+        except ViewAlgebraError as e:  # about the arguments, not the problem list
+            raise InputError(str(e)) from e
         if args.limit is not None and args.limit < 1:
             raise InputError(f"--limit must be at least 1, got {args.limit}")
         if args.workers is not None and args.workers < 1:
             raise InputError(f"--workers must be at least 1, got {args.workers}")
+        lines = parse_problem_list(_read(args.input))
         listed = None
         if args.configs not in ("quick", "full"):
-            listed = parse_config_list(_read(args.configs), wmma="wmma" in target.features)
+            text = _read(args.configs)
+            try:
+                listed = parse_config_list(text, wmma="wmma" in target.features)
+            except TransformParseError as e:
+                raise InputError(e.reason, args.configs, e.line, e.column) from e
         pairs: list[tuple[str, Any, Any]] = []
         for line in lines:
             configs = listed if listed is not None else tuning_space(line.problem, target, args.configs)
