@@ -60,8 +60,14 @@ def check_outputs(out: Path, document: dict[str, object]) -> None:
     assert isinstance(summary, dict)
     assert (summary["problems"], summary["configs"], summary["rows"]) == (2, 4, len(got))
     assert sum(summary["verdicts"].values()) == len(got)
+    accesses = [r for r in table.to_pylist() if r["rocmlir_width"] is not None and r["best_width"] is not None]
+    assert summary["accesses"] == len(accesses)
+    assert summary["losing_width"] == sum(r["best_width"] > r["rocmlir_width"] for r in accesses)
+    for field in summary["fields"]:  # every access counted once per field, at its config's value
+        assert sum(rate["accesses"] for rate in field["rates"]) == len(accesses)
     svg = ET.parse(out / "width-lost.svg").getroot()
-    assert svg.tag.endswith("svg") and len(svg) > 10
+    cells = [e for e in svg.iter() if e.tag.endswith("rect") and any(c.tag.endswith("title") for c in e)]
+    assert len(cells) == 2 * 3  # problems x accesses (a and b loads, the c store)
 
 
 def test_audit_on_a_local_cluster_of_two_workers(inputs, tmp_path):
