@@ -167,3 +167,46 @@ def test_configs_that_differ_outside_the_grid_key_share_the_gridwise_views():
     other = gw.PerfConfig.parse("v4:32,32,4,16,16,16,8,1,1,1,0,0,1,1")  # another wave tile and schedule
     assert gw.grid_key(problem, one) == gw.grid_key(problem, other) == (problem, 32, 32, 4, 8, 1)
     assert gw.config_views(problem, one) is gw.config_views(problem, other)
+
+
+def vector_store() -> gw.ThreadAccess:
+    """Thread ``t`` stores 8 values as two ``vector<4xf16>`` at indices ``2t`` and ``2t + 1``: the
+    lane is dropped from the view, as rocMLIR's LDS store view drops ``kpack_vec``."""
+    top = gw.TopDownMapBuilder(["t", "iter"], [4, 8])
+    top.pass_through(["t"], [0], ["t"])
+    top.merge(["v", "lane"], [1, 2], "iter", [2, 4])
+    first = top.get()
+    below = gw.TopDownMapBuilder.below(top, first)
+    below.unmerge("x", 0, ["t", "v"], [4, 2])
+    below.ignore("lane")
+    return gw.ThreadAccess("b", "lds_store", va.View(va.Buffer((8,), "f16"), [first, below.get()]), "iter", 8,
+                           "f16", vector_elements=4)
+
+
+def test_a_store_of_vectors_is_judged_over_scalars():
+    row = gw.audit_access(vector_store(), GFX942)
+    assert (row.rocmlir_width, row.exact_width, row.verdict) == (4, 8, "rocmlir_conservative")
+
+
+@given(view=views(max_maps=2, max_rank=3), n=st.sampled_from([2, 3, 4]), data=st.data())
+@settings(derandomize=True, max_examples=60, deadline=None)
+def test_the_scalar_view_of_vectors_is_lane_after_lane(view, n, data):
+    dims = [d for d in range(view.rank) if view.shape[d] % n == 0 and view.shape[d]] if view.maps else []
+    if not dims:
+        return
+    dim = data.draw(st.sampled_from(dims))
+    names = va.text.dim_names(view.maps[0], "upper")
+    access = gw.ThreadAccess("a", "lds_read", view, names[dim], view.shape[dim], view.buffer.dtype,
+                             vector_elements=n)
+    scalars = gw.scalar_access(access)
+    assert scalars.view.shape == view.shape and scalars.vector_elements == 1
+    addr, valid = scalars.view.addresses()
+    vec_addr, vec_valid = view.addresses()
+    base = [slice(None)] * view.rank
+    for i in range(view.shape[dim]):  # iter = j * n + lane: the vector at j * n, lane i mod n
+        here, at = list(base), list(base)
+        here[dim], at[dim] = i, i - i % n
+        expected_valid = vec_valid[tuple(at)]
+        assert np.array_equal(valid[tuple(here)], expected_valid)
+        want = vec_addr[tuple(at)] * n + i % n
+        assert np.array_equal(addr[tuple(here)][expected_valid], want[expected_valid])

@@ -19,6 +19,7 @@ from ._audit.access import (
     exact_width,
     judge_width,
     rocmlir_width,
+    scalar_access,
 )
 from ._audit.memo import config_views, grid_key
 from ._recipes.access import ThreadAccess
@@ -88,6 +89,7 @@ __all__ = [
     "quick_configs",
     "rejection",
     "rocmlir_width",
+    "scalar_access",
     "split_k",
     "tuning_space",
     "vector_dim",

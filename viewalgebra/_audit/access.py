@@ -16,6 +16,10 @@ from typing import Literal
 
 from .._analyses.vectorize import VectorLength, Witness, max_vector_length
 from .._engine.cache import AnswerCache
+from .._maps.buffer import Buffer
+from .._maps.transform_map import TransformMap
+from .._maps.transforms import Embed, Merge, PassThrough
+from .._maps.view import View
 from .._recipes.access import ThreadAccess
 from .._recipes.arch import Arch
 from .._recipes.perf_config import AccelPerfConfig, GeneralPerfConfig
@@ -145,6 +149,46 @@ def rocmlir_width(access: ThreadAccess, arch: Arch | None = None, *, direct_to_l
                                     dynamic_validity=dynamic_validity)
 
 
+def scalar_access(access: ThreadAccess) -> ThreadAccess:
+    """The access with its buffer seen as scalars: for a buffer of ``vector<N x T>`` elements
+    (``vector_elements`` N), scalar ``iter = j * N + lane`` is lane ``lane`` of the vector the view
+    gives at ``iter = j * N``, as rocMLIR's loop reads it (a vector per N steps of ``iter``); the
+    address is ``N * vector index + lane``. An access of scalars is itself.
+
+    Example: ``[t, iter] -> t * 2 + iter floordiv 4`` over vectors of 4 is ``t * 8 + iter`` over
+    scalars.
+    """
+    n, view, d = access.vector_elements, access.view, access.dim
+    if n == 1:
+        return access
+    size = view.shape[d]
+    if size % n:
+        raise InvalidArgumentError(f"{access.name}: {access.iter_dim} has size {size}, not a multiple of "
+                                   f"the vector of {n} elements")
+    names = access.names
+    lane = "lane"
+    while lane in names:
+        lane += "_"
+    rank = view.rank
+    others = [i for i in range(rank) if i != d]
+    split = TransformMap(
+        (*(PassThrough((), (names[i],), (i,), (names[i],), (i,)) for i in others),
+         Merge((size // n, n), (names[d],), (d,), (names[d], lane), (d, rank))),
+        view.shape, (*view.shape[:d], size // n, *view.shape[d + 1:], n))
+    spread = TransformMap(
+        (*(PassThrough((), (name,), (i,), (name,), (i,)) for i, name in [(i, names[i]) for i in others]
+           + [(rank, lane)]),
+         Embed((n,), (names[d],), (d,), (names[d],), (d,))),
+        split.lower_bounds, (*view.shape, n))
+    maps = [TransformMap((*m.ops, PassThrough((), (lane,), (m.upper_rank,), (lane,), (m.lower_rank,))),
+                         (*m.upper_bounds, n), (*m.lower_bounds, n)) for m in view.maps]
+    b = view.buffer
+    strides = None if b.strides is None else (*(s * n for s in b.strides), 1)
+    buffer = Buffer((*b.shape, n), b.dtype, strides, b.offset * n)
+    return ThreadAccess(access.operand, access.kind, View(buffer, (split, spread, *maps)), access.iter_dim,
+                        access.values, access.dtype)
+
+
 def cap_elements(access: ThreadAccess, arch: Arch | None = None, *, direct_to_lds: bool = False) -> int:
     """The most elements one hardware vector access of ``access`` may hold: 128 bits, or the arch's
     direct-to-LDS width for a direct-to-LDS read."""
@@ -162,13 +206,14 @@ def exact_width(access: ThreadAccess, arch: Arch | None = None, *, direct_to_lds
     cap (``cap_elements``), such that every piece of that many consecutive ``iter`` steps starting
     at a multiple of it is entirely valid with consecutive addresses or entirely invalid
     (docs/semantics.md, Vector length; ``aligned`` also asks start addresses that are multiples of
-    it).
+    it), the buffer seen as scalars (``scalar_access``).
 
     Example: a thread reading 8 consecutive f32 gets 4 (128 bits).
     """
     if not isinstance(access, ThreadAccess):
         raise InvalidArgumentError(f"exact_width: expected a ThreadAccess, got {access!r}")
-    return max_vector_length(access.view, access.dim, run_length(access),
+    scalars = scalar_access(access)
+    return max_vector_length(scalars.view, scalars.dim, run_length(access),
                              max_elements=cap_elements(access, arch, direct_to_lds=direct_to_lds),
                              power_of_two=True, aligned=aligned, timeout=timeout)
 
@@ -203,7 +248,8 @@ def judge_width(access: ThreadAccess, rocmlir: int, exact: VectorLength, *, alig
     # Legal lengths are closed under divisors: rocMLIR's width is legal iff the largest legal
     # length up to it is itself; when it is not, the first illegal power of two above that answer
     # divides it, so that witness lies inside one of rocMLIR's pieces.
-    at = max_vector_length(access.view, access.dim, run_length(access), max_elements=rocmlir,
+    scalars = scalar_access(access)
+    at = max_vector_length(scalars.view, scalars.dim, run_length(access), max_elements=rocmlir,
                            power_of_two=power, aligned=aligned, timeout=timeout)
     if at.length == rocmlir:
         return WidthVerdict("rocmlir_conservative" if rocmlir < exact.length else "equal", None, "")
