@@ -25,15 +25,15 @@ from .._recipes.arch import Arch
 from .._recipes.perf_config import AccelPerfConfig, GeneralPerfConfig
 from .._recipes.problems import ConvProblem, GemmProblem
 from .._rocmlir.threadwise_width import rocmlir_threadwise_width
-from ..errors import InvalidArgumentError, ViewAlgebraError
+from ..errors import InvalidArgumentError, RocmlirRuleError, ViewAlgebraError
 
 Verdict = Literal["equal", "rocmlir_conservative", "rocmlir_unsound", "rocmlir_fails", "check_holds",
                   "check_fails", "error"]
 """``equal``; ``rocmlir_conservative``: rocMLIR's width is legal but narrower than the exact one;
 ``rocmlir_unsound``: rocMLIR's width is not legal (wrong results), with a witness;
 ``rocmlir_fails``: rocMLIR's lowering fails on the access (a direct-to-LDS width it does not
-accept); ``check_holds`` / ``check_fails``: a provider's exact check; ``error``: the audit itself
-could not answer (the message is the witness)."""
+accept, or one of its rules asserts); ``check_holds`` / ``check_fails``: a provider's exact
+check; ``error``: the audit itself could not answer (the message is the witness)."""
 
 VERDICTS: tuple[Verdict, ...] = ("equal", "rocmlir_conservative", "rocmlir_unsound", "rocmlir_fails",
                                  "check_holds", "check_fails", "error")
@@ -276,9 +276,7 @@ def _answer(access: ThreadAccess, arch: Arch, direct_to_lds: bool, dynamic_valid
     try:
         theirs: int | None = rocmlir_width(access, arch, direct_to_lds=direct_to_lds,
                                            dynamic_validity=dynamic_validity)
-    except ViewAlgebraError as e:
-        if not direct_to_lds:
-            raise
+    except RocmlirRuleError as e:  # rocMLIR stops: a width it cannot lower, or an assert
         answer: tuple[int | None, int, Verdict, str] = (None, exact.length, "rocmlir_fails", str(e))
     else:
         judged = judge_width(access, theirs, exact, aligned=aligned, timeout=timeout)
