@@ -455,7 +455,7 @@ def test_the_readmes_first_command_shows_the_differences_first():
 def conforms(value: object, shape: object, where: str = "$") -> None:
     """``value`` has the ``shape`` documented in docs/cli.md (see its notation)."""
     if isinstance(shape, str):
-        types = {"int": int, "str": str, "bool": bool}
+        types: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool, "float": (int, float)}
         nullable = shape.endswith("?")
         if value is None:
             assert nullable, f"{where}: null, documented {shape}"

@@ -97,6 +97,11 @@ class InternalError(ViewAlgebraError, RuntimeError):
     """A bug in viewalgebra, not in the input: please report it with the input that caused it."""
 
 
+class MissingDependencyError(ViewAlgebraError, ImportError):
+    """An optional dependency a feature needs is not installed; the message names the extra to
+    install (``viewalgebra audit`` needs the ``audit`` extra)."""
+
+
 class MlirParseError(TransformParseError):
     """An ``.mlir`` file the MLIR reader cannot read: bad syntax, or a construct it does not model.
 
@@ -126,6 +131,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidTransformError",
     "KernelError",
+    "MissingDependencyError",
     "MlirParseError",
     "MlirWriteError",
     "NotInvertibleError",

@@ -9,8 +9,23 @@ of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
 (``ThreadAccess``): the global loads and LDS stores of A and B (``global_load``, ``lds_store``)
 with the thread layouts and LDS flags they follow (``thread_layouts``, ``thread_layout``,
 ``lds_layout``), the LDS reads (``lds_read``) and the C store (``c_store``) of the accelerated
-gemm with the emitter parameters they follow (``accel_params``, ``operand_lds``)."""
+gemm with the emitter parameters they follow (``accel_params``, ``operand_lds``); and the audit
+of their widths (``audit_access``, ``audit_config``, docs/audit.md)."""
 
+from ._audit.access import (
+    AuditCheck,
+    AuditItem,
+    AuditRow,
+    Provider,
+    WidthVerdict,
+    audit_access,
+    audit_config,
+    exact_width,
+    judge_width,
+    rocmlir_width,
+    scalar_access,
+)
+from ._audit.memo import config_views, grid_key
 from ._recipes.accel_params import AccelParams, OperandLds, accel_params, operand_lds
 from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
@@ -40,6 +55,9 @@ __all__ = [
     "AccelParams",
     "AccelPerfConfig",
     "Arch",
+    "AuditCheck",
+    "AuditItem",
+    "AuditRow",
     "BottomUpMapBuilder",
     "BottomUpTopDimsWrapper",
     "ConvGemm",
@@ -54,25 +72,33 @@ __all__ = [
     "OperandLds",
     "PerfConfig",
     "ProblemLine",
+    "Provider",
     "ThreadAccess",
     "TopDownBottomDimsWrapper",
     "TopDownMapBuilder",
+    "WidthVerdict",
     "WmmaInstruction",
     "accel_params",
     "arch",
     "archs",
+    "audit_access",
+    "audit_config",
     "c_store",
     "c_store_alternatives",
     "c_store_with",
     "calculate_padding",
+    "config_views",
     "conv_to_gemm",
     "copy_layout",
     "could_be_performant",
+    "exact_width",
     "expand_names_in_place",
     "gemm_size",
     "gemm_to_gridwise",
     "global_load",
+    "grid_key",
     "gridwise_views",
+    "judge_width",
     "lds_layout",
     "lds_read",
     "lds_store",
@@ -84,6 +110,8 @@ __all__ = [
     "parse_problem_list",
     "quick_configs",
     "rejection",
+    "rocmlir_width",
+    "scalar_access",
     "split_k",
     "thread_layout",
     "thread_layouts",

@@ -1,7 +1,8 @@
 """rocMLIR's own rules, ported to compare against: ``invertTransforms``, the vectorization
 inference and its data-type cap, the 64-bit index decision, the collapse of contiguous merges,
-lower sub-dimensions and the removal of upper dims, the validity checks (docs/invert.md,
-docs/vectorize.md, docs/index-range.md, docs/simplify.md, docs/sub-dimensions.md, docs/validity.md)."""
+lower sub-dimensions and the removal of upper dims, the validity checks, the width of a per-thread
+load or store (docs/invert.md, docs/vectorize.md, docs/index-range.md, docs/simplify.md,
+docs/sub-dimensions.md, docs/validity.md, docs/audit.md)."""
 
 from ._analyses.vectorize import elements_per_access
 from ._rocmlir.collapse import (
@@ -26,6 +27,7 @@ from ._rocmlir.sub_dimensions import (
     compare_sub_dimensions,
     rocmlir_lower_sub_dimensions,
 )
+from ._rocmlir.threadwise_width import rocmlir_threadwise_width
 from ._rocmlir.validity import (
     NeedlessCheck,
     UncheckedAccess,
@@ -47,5 +49,6 @@ __all__ = ["CollapseComparison", "CollapsedMerge", "Comparison", "IndexWidthComp
            "compare_validity", "compare_vector_lengths", "elements_per_access", "rocmlir_collapse_merges",
            "rocmlir_embed_can_be_invalid", "rocmlir_impacting_view_dims", "rocmlir_invert",
            "rocmlir_lower_sub_dimensions", "rocmlir_map_impacts_validity", "rocmlir_needs_64bit",
-           "rocmlir_remove_upper_dims", "rocmlir_validity_checks", "rocmlir_validity_impacting_upper_dims",
+           "rocmlir_remove_upper_dims", "rocmlir_threadwise_width", "rocmlir_validity_checks",
+           "rocmlir_validity_impacting_upper_dims",
            "rocmlir_vector_length", "rocmlir_view_checks", "unchecked_addresses"]

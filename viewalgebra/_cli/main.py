@@ -26,6 +26,10 @@ _COMMANDS = {
     "regularize": "regularize every kernel of an .mlir file (functions with the kernel attribute and "
                   "a fusion root) and write the MLIR; exit 1 when views stay between an allocation "
                   "and a fusing op or a function cannot be read (it is written back unchanged)",
+    "audit": "every (problem, config) pair of a tier1 problem list: rocMLIR's width of each per-thread "
+             "load and store beside the exact width and the best layout's, on Dask (this machine's cores "
+             "or a cluster); writes results.parquet and a picture, prints a summary; exit 1 on an unsound "
+             "or failing width, a failing check or an error",
 }
 
 
@@ -52,6 +56,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import vectorize as command
     elif args.command == "draw":
         from . import draw as command
+    elif args.command == "audit":
+        from . import audit as command
     else:
         from . import regularize as command
     return command.run(args)
@@ -67,6 +73,24 @@ def argument_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "regularize":
             sub.add_argument("input", help="an .mlir file")
+        elif name == "audit":
+            sub.add_argument("input", metavar="PROBLEMS",
+                             help="a problem list in rocMLIR's tier1 format (conv and gemm lines)")
+            sub.add_argument("--configs", default="quick", metavar="quick|full|FILE",
+                             help="the perf configs of each problem: its quick or full tuning space on "
+                                  "--arch, or the configs of FILE, one a line (default quick)")
+            sub.add_argument("--arch", default="gfx942", help="the target (default gfx942)")
+            sub.add_argument("--limit", type=int, metavar="N", help="at most N configs per problem")
+            sub.add_argument("--out", default="audit-out", metavar="DIR",
+                             help="where results.parquet and the picture go (default audit-out)")
+            sub.add_argument("--scheduler", metavar="ADDRESS",
+                             help="a running Dask scheduler (tcp://host:port) to send the tasks to "
+                                  "(default: a local cluster of this machine's cores)")
+            sub.add_argument("--workers", type=int, metavar="N",
+                             help="worker processes of the local cluster (default: the cores)")
+            sub.add_argument("--provider", metavar="MODULE:FUNCTION",
+                             help="the function (problem, config, arch) -> [gw.AuditItem] giving the "
+                                  "accesses to audit, importable where the workers run (docs/audit.md)")
         else:
             sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
                                            "one transform map in rocMLIR syntax")
