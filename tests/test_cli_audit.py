@@ -120,7 +120,6 @@ def test_audit_on_a_running_scheduler_with_two_workers(inputs, tmp_path):
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    ([], "viewalgebra: the per-thread access recipes (global_load, lds_store, lds_read, c_store) are not wired"),
     (["--provider", "nowhere:provider"], "viewalgebra: --provider nowhere:provider: cannot import nowhere"),
     (["--provider", "audit_tiles:provider", "--arch", "gfx1"], "viewalgebra: unknown arch"),
     (["--provider", "audit_tiles:provider", "--configs", "missing"], "viewalgebra: missing: no such file"),

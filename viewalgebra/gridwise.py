@@ -41,8 +41,8 @@ from ._recipes.gemm_to_gridwise import (
     pad_matrix,
     split_k,
 )
-from ._recipes.lds_views import LdsLayout, lds_layout, lds_store
 from ._recipes.lds_read import lds_read, lds_tile
+from ._recipes.lds_views import LdsLayout, lds_layout, lds_store
 from ._recipes.output_views import c_store, c_store_alternatives, c_store_with
 from ._recipes.perf_config import AccelPerfConfig, GemmSize, GeneralPerfConfig, PerfConfig, gemm_size
 from ._recipes.problems import ConvProblem, GemmProblem

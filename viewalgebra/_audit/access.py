@@ -153,7 +153,8 @@ def scalar_access(access: ThreadAccess) -> ThreadAccess:
     """The access with its buffer seen as scalars: for a buffer of ``vector<N x T>`` elements
     (``vector_elements`` N), scalar ``iter = j * N + lane`` is lane ``lane`` of the vector the view
     gives at ``iter = j * N``, as rocMLIR's loop reads it (a vector per N steps of ``iter``); the
-    address is ``N * vector index + lane``. An access of scalars is itself.
+    address is ``N * vector index + lane``. An access of scalars is itself; one whose view spells
+    the lanes out already (``vector_addresses`` False) is itself with ``vector_elements`` 1.
 
     Example: ``[t, iter] -> t * 2 + iter floordiv 4`` over vectors of 4 is ``t * 8 + iter`` over
     scalars.
@@ -161,6 +162,8 @@ def scalar_access(access: ThreadAccess) -> ThreadAccess:
     n, view, d = access.vector_elements, access.view, access.dim
     if n == 1:
         return access
+    if not access.vector_addresses:
+        return ThreadAccess(access.operand, access.kind, view, access.iter_dim, access.values, access.dtype)
     size = view.shape[d]
     if size % n:
         raise InvalidArgumentError(f"{access.name}: {access.iter_dim} has size {size}, not a multiple of "

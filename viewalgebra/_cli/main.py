@@ -90,7 +90,8 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="worker processes of the local cluster (default: the cores)")
             sub.add_argument("--provider", metavar="MODULE:FUNCTION",
                              help="the function (problem, config, arch) -> [gw.AuditItem] giving the "
-                                  "accesses to audit, importable where the workers run (docs/audit.md)")
+                                  "accesses to audit, importable where the workers run (default: "
+                                  "rocMLIR's per-thread accesses as the recipes build them; docs/audit.md)")
         else:
             sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
                                            "one transform map in rocMLIR syntax")

@@ -26,8 +26,8 @@ from typing import Literal
 from ..errors import InvalidArgumentError, RocmlirRuleError
 from .arch import Arch, MfmaInstruction, WmmaInstruction
 from .gemm_to_gridwise import GridwiseGemm
-from .perf_config import AccelPerfConfig, Operand
 from .lds_views import LdsLayout, lds_layout
+from .perf_config import AccelPerfConfig, Operand
 from .thread_copy import GemmDim
 from .thread_views import thread_layout
 

@@ -31,8 +31,10 @@ class ThreadAccess:
     writes, and ``iter_dim`` names the dim rocMLIR vectorizes along.
 
     ``values`` is the ``numValues`` rocMLIR passes to ``getMaxVectorization`` (the size of
-    ``iter``); ``vector_elements`` is N when the buffer's element is already ``vector<N x T>``
-    (an LDS buffer rocMLIR views as vectors: its store is then N wide by construction).
+    ``iter``); ``vector_elements`` is N when rocMLIR's buffer element is ``vector<N x T>`` (an LDS
+    buffer rocMLIR views as vectors: its access is then N wide by construction). ``iter`` then
+    counts elements, and the view gives either the index of the vector (``vector_addresses``,
+    rocMLIR's own form, the lane dropped) or each element's address (the lanes spelled out).
 
     Example: ``access.dim`` is the position of ``iter`` in ``access.view``'s upper dims.
     """
@@ -44,6 +46,7 @@ class ThreadAccess:
     values: int
     dtype: str
     vector_elements: int = 1
+    vector_addresses: bool = True
 
     def __post_init__(self) -> None:
         names = self.names

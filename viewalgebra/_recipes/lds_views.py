@@ -185,7 +185,8 @@ def lds_store(grid: GridwiseGemm, operand: Operand, config: Config, arch: Arch, 
     """The store of A's (``operand="a"``) or B's packed registers into the workgroup's LDS tile:
     ``[tid, iter]`` over the operand's own LDS buffer of ``k_per_block * d_per_block`` elements of
     ``dtype``; ``values`` is ``copy_per_thread``, ``vector_elements`` is ``kpackPerThread`` where
-    rocMLIR's LDS buffer holds vectors. The thread layout is rocMLIR's own unless given (as for
+    rocMLIR's LDS buffer holds vectors (the view spells the lanes out: ``vector_addresses`` is
+    False). The thread layout is rocMLIR's own unless given (as for
     ``global_load``); the LDS flags are ``lds_layout``'s for that thread layout unless ``lds`` is
     given (a combination rocMLIR may not make, for an audit).
 
@@ -204,4 +205,4 @@ def lds_store(grid: GridwiseGemm, operand: Operand, config: Config, arch: Arch, 
     buffer = Buffer((config.k_per_block * layout.d_per_block,), dtype)
     kpack_per_thread = min(layout.copy_k, _kpack(config))
     return ThreadAccess(operand, "lds_store", View(buffer, (*tile, *wrap)), "iter",
-                        layout.copy_per_thread, dtype, kpack_per_thread)
+                        layout.copy_per_thread, dtype, kpack_per_thread, vector_addresses=False)
