@@ -1,4 +1,4 @@
-"""The audit's default provider (docs/audit.md, The default provider): rocMLIR's per-thread accesses
+"""The audit's default gw.rocmlir_accesses (docs/audit.md, The default gw.rocmlir_accesses): rocMLIR's per-thread accesses
 built by the recipes, audited on small gemms and convs; every exact width, best width and check
 against numpy enumeration of the same views."""
 
@@ -12,7 +12,7 @@ from test_audit import brute_exact, legal
 
 import viewalgebra as va
 import viewalgebra.gridwise as gw
-from viewalgebra._audit.recipes import covers_block_once, element_steps, provider  # noqa: TID251
+from viewalgebra._audit.recipes import covers_block_once, element_steps  # noqa: TID251
 
 ARCHS = {name: gw.arch(name) for name in ("gfx942", "gfx1100")}
 
@@ -45,8 +45,8 @@ def small_gemms(draw: st.DrawFn) -> tuple[gw.GemmProblem, gw.PerfConfig, gw.Arch
 @settings(derandomize=True, max_examples=25, deadline=None)
 def test_every_width_of_the_recipes_accesses_is_brute_forces(case):
     problem, config, arch = case
-    items = provider(problem, config, arch)
-    rows = gw.audit_config(problem, config, arch, provider)
+    items = gw.rocmlir_accesses(problem, config, arch)
+    rows = gw.audit_config(problem, config, arch, gw.rocmlir_accesses)
     by_name = {r.access: r for r in rows}
     assert [r.verdict for r in rows if r.kind == "check"] == ["check_holds"] * sum(len(i.checks) for i in items)
     kinds = {i.access.name for i in items}
@@ -72,7 +72,7 @@ def test_a_conv_is_audited_through_its_gemm_views():
     conv = gw.ConvProblem(n=1, c=8, hi=6, wi=6, k=16, y=3, x=3, padding=(1, 1, 1, 1), dtype="f16")
     arch = ARCHS["gfx942"]
     config = gw.tuning_space(conv, arch, "quick")[0]
-    rows = gw.audit_config(conv, config, arch, provider)
+    rows = gw.audit_config(conv, config, arch, gw.rocmlir_accesses)
     assert {r.verdict for r in rows if r.kind == "check"} == {"check_holds"}
     load = next(r for r in rows if r.access == "b_global_load")
     assert load.verdict != "error" and load.exact_width is not None
@@ -84,7 +84,7 @@ def test_pr_2196s_tile_loses_width_to_its_layout():
     config = gw.PerfConfig.parse("v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1")
     problem = gw.GemmProblem(m=960, n=1024, k=1024, dtype="f16", transpose_a=True)
     arch = ARCHS["gfx942"]
-    rows = {r.access: r for r in gw.audit_config(problem, config, arch, provider)}
+    rows = {r.access: r for r in gw.audit_config(problem, config, arch, gw.rocmlir_accesses)}
     a = rows["a_global_load"]
     assert (a.rocmlir_width, a.exact_width, a.verdict) == (1, 1, "equal")
     assert a.best_width == 2
@@ -118,4 +118,4 @@ def test_direct_to_lds_schedules_are_refused_by_name():
     problem = gw.GemmProblem(m=64, n=64, k=64, dtype="f16")
     config = gw.PerfConfig.parse("v4:64,64,8,32,32,32,8,1,3,0,1,1")
     with pytest.raises(va.errors.InvalidArgumentError, match="computeCopyPerThreadDirectToLDS"):
-        provider(problem, config, ARCHS["gfx942"])
+        gw.rocmlir_accesses(problem, config, ARCHS["gfx942"])

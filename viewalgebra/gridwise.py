@@ -10,7 +10,8 @@ of a forward conv (``conv_to_gemm``) and the operands of ``rock.gridwise_gemm``
 with the thread layouts and LDS flags they follow (``thread_layouts``, ``thread_layout``,
 ``lds_layout``), the LDS reads (``lds_read``) and the C store (``c_store``) of the accelerated
 gemm with the emitter parameters they follow (``accel_params``, ``operand_lds``); and the audit
-of their widths (``audit_access``, ``audit_config``, docs/audit.md)."""
+of their widths (``audit_access``, ``audit_config`` with the provider of rocMLIR's own accesses,
+``rocmlir_accesses``; docs/audit.md)."""
 
 from ._audit.access import (
     AuditCheck,
@@ -26,6 +27,7 @@ from ._audit.access import (
     scalar_access,
 )
 from ._audit.memo import config_views, grid_key
+from ._audit.recipes import rocmlir_accesses
 from ._recipes.accel_params import AccelParams, OperandLds, accel_params, operand_lds
 from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
@@ -110,6 +112,7 @@ __all__ = [
     "parse_problem_list",
     "quick_configs",
     "rejection",
+    "rocmlir_accesses",
     "rocmlir_width",
     "scalar_access",
     "split_k",

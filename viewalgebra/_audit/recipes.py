@@ -31,12 +31,12 @@ from .memo import config_views
 OPERANDS: tuple[Operand, Operand] = ("a", "b")
 
 
-def provider(problem: GemmProblem | ConvProblem, config: AccelPerfConfig | GeneralPerfConfig,
+def rocmlir_accesses(problem: GemmProblem | ConvProblem, config: AccelPerfConfig | GeneralPerfConfig,
              arch: Arch) -> list[AuditItem]:
     """The accesses of ``problem`` under ``config`` on ``arch``, as rocMLIR's recipes build them.
 
     Example: ``audit_config(GemmProblem(m=64, n=64, k=64, dtype="f16"), config, gw.arch("gfx942"),
-    provider)`` audits the seven accesses of a 64x64x64 gemm.
+    rocmlir_accesses)`` audits the seven accesses of a 64x64x64 gemm.
     """
     if not isinstance(config, AccelPerfConfig | GeneralPerfConfig):
         raise InvalidArgumentError(f"provider: expected a perf config, got {config!r}")

@@ -14,7 +14,7 @@ from .errors import InputError, bad_input
 
 PARQUET, PICTURE = "results.parquet", "width-lost.svg"
 
-DEFAULT_PROVIDER = "viewalgebra._audit.recipes:provider"
+DEFAULT_PROVIDER = "viewalgebra.gridwise:rocmlir_accesses"
 """rocMLIR's per-thread accesses, built by the recipes (docs/audit.md, The default provider)."""
 
 
