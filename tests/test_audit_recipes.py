@@ -4,11 +4,15 @@ against numpy enumeration of the same views."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_audit import brute_exact, legal
+from test_cli import run
+from test_mlir_valid import parse
 
 import viewalgebra as va
 import viewalgebra.gridwise as gw
@@ -119,3 +123,29 @@ def test_direct_to_lds_schedules_are_refused_by_name():
     config = gw.PerfConfig.parse("v4:64,64,8,32,32,32,8,1,3,0,1,1")
     with pytest.raises(va.errors.InvalidArgumentError, match="computeCopyPerThreadDirectToLDS"):
         gw.rocmlir_accesses(problem, config, ARCHS["gfx942"])
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_an_access_is_written_as_mlir_that_reads_back_to_the_same_view(generic, tmp_path):
+    problem = gw.GemmProblem(m=64, n=64, k=64, dtype="f16", transpose_b=True)
+    arch = ARCHS["gfx942"]
+    config = gw.tuning_space(problem, arch, "quick")[0]
+    grid = gw.config_views(problem, config)
+    for access in (gw.global_load(grid, "b", config, arch, "f16"), gw.c_store(grid, config, arch, "f16")):
+        text = gw.access_mlir(access, generic=generic)
+        if generic:
+            parse(text)  # MLIR's own parser
+            continue
+        (function,) = va.read_mlir(text).functions
+        kernel = function.kernel
+        assert va.equivalent(kernel.view_of("view"), access.view)
+        path = tmp_path / f"{access.name}.mlir"
+        path.write_text(text)
+        result = run("vectorize", str(path), "--dim", str(access.dim), "--json")
+        assert result.returncode in (0, 1), result.stderr
+        (answer,) = [v for v in json.loads(result.stdout)["views"] if v["name"] == "%view"]
+        (vector,) = answer["vectors"]
+        assert vector["exact"] == va.max_vector_length(access.view, access.dim).length
+        assert vector["rocmlir"] == va.rocmlir.rocmlir_vector_length(access.view, access.dim)
+    with pytest.raises(va.errors.InvalidArgumentError, match="not an MLIR function name"):
+        gw.access_mlir(access, name="1x")

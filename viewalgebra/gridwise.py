@@ -11,7 +11,7 @@ with the thread layouts and LDS flags they follow (``thread_layouts``, ``thread_
 ``lds_layout``), the LDS reads (``lds_read``) and the C store (``c_store``) of the accelerated
 gemm with the emitter parameters they follow (``accel_params``, ``operand_lds``); and the audit
 of their widths (``audit_access``, ``audit_config`` with the provider of rocMLIR's own accesses,
-``rocmlir_accesses``; docs/audit.md)."""
+``rocmlir_accesses``; one access as MLIR, ``access_mlir``; docs/audit.md)."""
 
 from ._audit.access import (
     AuditCheck,
@@ -28,6 +28,7 @@ from ._audit.access import (
 )
 from ._audit.memo import config_views, grid_key
 from ._audit.recipes import rocmlir_accesses
+from ._audit.reproducer import access_mlir
 from ._recipes.accel_params import AccelParams, OperandLds, accel_params, operand_lds
 from ._recipes.access import ThreadAccess
 from ._recipes.arch import Arch, MfmaInstruction, WmmaInstruction, arch, archs
@@ -81,6 +82,7 @@ __all__ = [
     "WidthVerdict",
     "WmmaInstruction",
     "accel_params",
+    "access_mlir",
     "arch",
     "archs",
     "audit_access",
