@@ -55,13 +55,14 @@ class Input:
 
 
 def inputs(arg: str, command: str) -> list[Input]:
-    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check``), or
-    a transform map given as text (a file of one map)."""
+    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check``,
+    ``emit-lit``), or a transform map given as text (a file of one map)."""
     path = Path(arg)
     if path.is_dir():
         files = sorted(path.glob("*.mlir"))
-        if command != "check" or not files:
-            raise InputError("a directory needs the check command and .mlir files in it", file=arg)
+        if command not in ("check", "emit-lit") or not files:
+            raise InputError("a directory needs the check or emit-lit command and .mlir files in it "
+                             "(read without recursing)", file=arg)
         return [Input(str(f), f) for f in files]
     if path.exists():
         return [Input(arg, path)]

@@ -26,6 +26,9 @@ _COMMANDS = {
     "regularize": "regularize every kernel of an .mlir file (functions with the kernel attribute and "
                   "a fusion root) and write the MLIR; exit 1 when views stay between an allocation "
                   "and a fusing op or a function cannot be read (it is written back unchanged)",
+    "emit-lit": "the views of an .mlir file (or a directory of them) where rocMLIR's vector length differs "
+                "from the exact one, written as a rocMLIR -rock-vectorization-inference-test lit test whose "
+                "CHECK lines state the exact lengths; exit 1 when a written rocMLIR answer is unsound",
     "audit": "every (problem, config) pair of a tier1 problem list: rocMLIR's width of each per-thread "
              "load and store beside the exact width and the best layout's, on Dask (this machine's cores "
              "or a cluster); writes results.parquet and a picture, prints a summary; exit 1 on an unsound "
@@ -58,6 +61,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import draw as command
     elif args.command == "audit":
         from . import audit as command
+    elif args.command == "emit-lit":
+        from . import emit_lit as command
     else:
         from . import regularize as command
     return command.run(args)
@@ -73,6 +78,13 @@ def argument_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         if name == "regularize":
             sub.add_argument("input", help="an .mlir file")
+        elif name == "emit-lit":
+            sub.add_argument("input", help="an .mlir file or a directory of .mlir files")
+            sub.add_argument("-o", "--output", help="the .mlir test to write (default: stdout)")
+            sub.add_argument("--all", action="store_true",
+                             help="every view, not only those where rocMLIR's answer differs")
+            sub.add_argument("--generic", action="store_true",
+                             help="write the ops in generic form (MLIR's parser reads it without rocMLIR)")
         elif name == "audit":
             sub.add_argument("input", metavar="PROBLEMS",
                              help="a problem list in rocMLIR's tier1 format (conv and gemm lines)")
