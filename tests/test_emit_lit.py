@@ -132,3 +132,11 @@ def test_bad_input_is_one_line_and_exit_2(argument):
     result = run("emit-lit", str(ROOT / argument) if not argument.startswith("<") else argument)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("viewalgebra: ")
+
+
+def test_json_has_the_documented_shape(tmp_path):
+    from test_cli import conforms, documented_shapes
+
+    for options in ([], ["-o", str(tmp_path / "out.mlir")]):
+        result = run("emit-lit", str(DIFFERENCES), "--json", *options)
+        conforms(json.loads(result.stdout), documented_shapes()["emit_lit"])
