@@ -7,9 +7,11 @@ copy in ``tests/data/rocmlir/``): a RUN line; per case a function over the view'
 view's ``rock.transform`` chain, and one ``"get_length"(%view) {in_dim = D : index}`` op per dim,
 each under ``// CHECK: get_length`` and ``// CHECK-SAME: result = N : index`` (with the type, so
 that ``result = 1`` cannot match rocMLIR's ``result = 10``). The pass
-(``mlir/test/lib/Dialect/Rock/TestVectorizationInference.cpp``) sets the ``result`` attribute to
-``getMaxVectorization``'s answer for the whole dim (no ``in_dim_len``, no ``limitForDataType``),
-which is what ``compare_vector_lengths(view, dim)`` sets beside the exact length.
+(``mlir/test/lib/Dialect/Rock/TestVectorizationInference.cpp``, read at rocMLIR commit
+e1b2c5221b37) sets the ``result`` attribute of each op to ``getMaxVectorization``'s answer for
+the whole dim (no ``in_dim_len``, no ``limitForDataType``, no fusion traversal: the walk stops at
+the function argument), which is what ``compare_vector_lengths(view, dim)`` puts beside the exact
+length.
 """
 
 from __future__ import annotations
