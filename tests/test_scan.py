@@ -33,7 +33,8 @@ def scan(text: str) -> dict[str, Any]:
               "buffer": None if v.view is None else [list(v.view.buffer.shape), v.view.buffer.dtype,
                                                      list(v.view.buffer.strides or ()), v.view.buffer.offset],
               "maps": None if v.view is None else [va.print_transform_map(m) if m.strict else repr(m)
-                                                   for m in v.view.maps]}
+                                                   for m in v.view.maps],
+              **({"note": v.note} if v.note else {})}
              for v in va.text.parse_mlir_views(text)]
     return {"maps": maps, "views": views}
 
