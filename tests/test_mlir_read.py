@@ -188,6 +188,34 @@ def test_vector_elements_and_address_spaces() -> None:
     assert dict(f.types) == {"a": "memref<2xf32, 3>", "r": "memref<8xvector<4xf16>, #gpu.address_space<private>>"}
 
 
+WG = "#wg = #gpu.address_space<workgroup>\n"
+
+
+@pytest.mark.parametrize(("aliases", "typ", "modelled"), [
+    (WG, "memref<256xvector<2xf32>, #wg>", True),  # an address-space alias in the layout position
+    ("", "memref<4xf32, #gpu.address_space<workgroup>>", True),
+    ("", "memref<4x4xf32, strided<[8, 1], offset: 2>, 3>", False),  # a layout the graph cannot hold
+    ("", "memref<4x4xvector<2xf16>, strided<[8, 1]>, #gpu.address_space<private>>", False),
+], ids=["alias", "space", "strided-space", "strided-vector-space"])
+def test_memory_spaces_layouts_and_vector_elements_read_and_print_as_written(aliases: str, typ: str,
+                                                                             modelled: bool) -> None:
+    text = (f"{aliases}func.func @f(%a: {typ}) {{\n  %b = memref.alloc() : {typ}\n"
+            f"  memref.copy %a, %b : {typ} to {typ}\n  return\n}}\n")
+    module = va.read_mlir(text)
+    assert va.write_mlir(module) == text
+    (f,) = module.functions
+    assert dict(f.types)["a"] == typ
+    opaque = [op.kind for op in f.kernel.ops if op.attr("opaque") is not None]
+    assert opaque == ([] if modelled else ["memref.alloc", "memref.copy"])  # else kept verbatim
+    round_trip(module)
+
+
+def test_an_affine_map_alias_in_the_layout_position_is_a_layout() -> None:
+    text = ("#m = affine_map<(d0) -> (d0 + 1)>\nfunc.func @f(%a: memref<4xf32, #m>) {\n  return\n}\n")
+    with pytest.raises(va.errors.MlirParseError, match="memref layouts other than strided"):
+        va.read_mlir(text)
+
+
 def test_unknown_ops_of_every_form_are_opaque_and_print_verbatim() -> None:
     body = ("  %0 = memref.subview %a[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>\n"
             "  %1:2 = \"test.two\"(%a) ({\n  ^bb0(%x: index):\n    \"test.yield\"() : () -> ()\n  }) : (memref<4x8xf32>) -> (index, index)\n"

@@ -67,6 +67,14 @@ def test_views_over_tensors_vectors_and_memory_spaces(source: str, result: str, 
     assert parsed.view.address((3, 1)) == 1 * 8 + 3
 
 
+def test_a_view_over_a_memory_space_alias():
+    typ, result = "memref<4x8xvector<2xf32>, #wg>", "memref<8x4xvector<2xf32>, #wg>"
+    text = (TRANSPOSE + "#wg = #gpu.address_space<workgroup>\n"
+            f"func.func @f(%a: {typ}) {{\n  %0 = rock.transform %a by #t : {typ} to {result}\n}}\n")
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert parsed.error is None and parsed.view is not None and parsed.view.buffer == va.Buffer((4, 8), "f32")
+
+
 def test_check_reads_a_transform_over_a_tensor(tmp_path: Path):
     from test_cli import run
 

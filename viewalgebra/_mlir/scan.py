@@ -383,7 +383,8 @@ class Scanner:
                 note = f"dynamic size ({buffer_type})"
             elif error is None:
                 try:
-                    t = parse_shaped_type(buffer_type, source=typed.text, at=typed.offset)
+                    t = parse_shaped_type(buffer_type, source=typed.text, at=typed.offset,
+                                          layouts=self.affine)
                     view = View(Buffer(t.shape, t.dtype, t.strides, t.offset), tuple(chain), strict=False)
                 except ViewAlgebraError as e:
                     error = e
