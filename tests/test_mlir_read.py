@@ -189,6 +189,8 @@ def test_vector_elements_and_address_spaces() -> None:
 
 
 WG = "#wg = #gpu.address_space<workgroup>\n"
+TRANSPOSE = ('#t = #rock.transform_map<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["i", "j"] '
+             'at [0, 1] -> ["j", "i"] at [1, 0]>] bounds = [8, 4] -> [4, 8]>\n')
 
 
 @pytest.mark.parametrize(("aliases", "typ", "modelled"), [
@@ -214,6 +216,21 @@ def test_an_affine_map_alias_in_the_layout_position_is_a_layout() -> None:
     text = ("#m = affine_map<(d0) -> (d0 + 1)>\nfunc.func @f(%a: memref<4xf32, #m>) {\n  return\n}\n")
     with pytest.raises(va.errors.MlirParseError, match="memref layouts other than strided"):
         va.read_mlir(text)
+
+
+def test_an_integer_set_is_read_and_check_reads_the_rest_of_the_file(tmp_path: Path) -> None:
+    # '>=' in an integer set is no closing bracket: reading it so refused the whole file
+    body = "  affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%i) {\n  }\n  return"
+    text = (TRANSPOSE + f"func.func @set(%a: memref<4x8xf32>, %i: index) {{\n{body}\n}}\n"
+            "func.func @view(%a: memref<4x8xf32>) {\n"
+            "  %0 = rock.transform %a by #t : memref<4x8xf32> to memref<8x4xf32>\n  return\n}\n")
+    module = va.read_mlir(text)
+    assert [f.name for f in module.functions] == ["set", "view"]
+    assert [op.kind for op in module.function("set").kernel.ops] == ["affine.if"]
+    assert "affine_set<(d0) : (d0 - 1 >= 0)>(%i)" in va.write_mlir(module)
+    path = tmp_path / "set.mlir"
+    path.write_text(text)
+    assert check(path) == 0
 
 
 def test_unknown_ops_of_every_form_are_opaque_and_print_verbatim() -> None:
