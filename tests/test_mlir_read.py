@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from pathlib import Path
 
@@ -231,6 +232,29 @@ def test_an_integer_set_is_read_and_check_reads_the_rest_of_the_file(tmp_path: P
     path = tmp_path / "set.mlir"
     path.write_text(text)
     assert check(path) == 0
+
+
+def test_a_kernel_the_reader_cannot_end_is_noted_and_the_rest_is_checked(tmp_path: Path) -> None:
+    gemm = ("  rock.gemm %c = %a * %b features = none storeMethod = set {arch = \"gfx942\"} "
+            ": memref<1x8x8xf32> = memref<1x8x8xf32> * memref<1x8x8xf32>")
+    args = "%a: memref<1x8x8xf32>, %b: memref<1x8x8xf32>, %c: memref<1x8x8xf32>"
+    bad = "  %x = rock.transform %d by #t : memref<4x8xf32> to memref<8x4xf32> extra\n"  # no end there
+    text = (TRANSPOSE + f"func.func @bad({args}, %d: memref<4x8xf32>) attributes {{kernel}} {{\n{bad}{gemm}\n"
+            "  return\n}\n"
+            f"func.func @good({args}) attributes {{kernel}} {{\n{gemm}\n  return\n}}\n"
+            "func.func @view(%a: memref<4x8xf32>) {\n"
+            "  %0 = rock.transform %a by #t : memref<4x8xf32> to memref<8x4xf32>\n  return\n}\n")
+    path = tmp_path / "kernels.mlir"
+    path.write_text(text)
+    from test_cli import run
+
+    result = run("check", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert f"viewalgebra: {path}:3:69: kernel @bad not read (left out of the kernels): " \
+        "expected the end of rock.transform, found 'extra'" in result.stderr.splitlines()
+    report = json.loads(result.stdout)
+    assert {k["function"] for k in report["kernels"]} == {"good"}
+    assert [v["line"] for v in report["views"]] == [3, 12]  # the lenient scan reads @bad's view too
 
 
 def test_unknown_ops_of_every_form_are_opaque_and_print_verbatim() -> None:
