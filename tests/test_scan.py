@@ -75,6 +75,13 @@ def test_a_view_over_a_memory_space_alias():
     assert parsed.error is None and parsed.view is not None and parsed.view.buffer == va.Buffer((4, 8), "f32")
 
 
+def test_a_buffer_type_that_cannot_be_read_is_located_at_its_view():
+    typ = "memref<4x8xf32, affine_map<(d0, d1) -> (d1, d0)>>"
+    text = TRANSPOSE + f"func.func @f(%a: {typ}) {{\n  %0 = rock.transform %a by #t : {typ} to memref<8x4xf32>\n}}\n"
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert parsed.view is None and str(parsed.error).startswith("3:3: memref layouts other than strided")
+
+
 def test_check_reads_a_transform_over_a_tensor(tmp_path: Path):
     from test_cli import run
 
