@@ -242,3 +242,22 @@ def test_a_spool_moves_to_a_file_and_keeps_its_text(monkeypatch: pytest.MonkeyPa
     out: list[str] = []
     spool.copy_to(out.append)
     assert "".join(out) == "".join(pieces) and spool.empty
+
+
+OPS = ROOT / "tests" / "data" / "rocmlir" / "ops.mlir"
+"""rocMLIR's ``mlir/test/Dialect/Rock/ops.mlir``: two static ``rock.transform`` views (lines 134 and
+150) and one over ``memref<?x?x?x?x?xf32>`` (line 164), after functions of dynamic shapes."""
+
+
+@pytest.mark.parametrize("command", [["check"], ["show"], ["invert"], ["vectorize", "--dim", "0"]], ids=str)
+def test_a_view_over_a_dynamic_shape_is_noted_and_the_static_views_are_analysed(command: list[str]):
+    result = run(*command, str(OPS), "--json")
+    assert result.returncode in (0, 1), result.stderr
+    notes = [line for line in result.stderr.splitlines() if "dynamic size" in line]
+    assert notes == [f"viewalgebra: {OPS}:164:3: view %transformed_memref: not analysed: dynamic size "
+                     "(memref<?x?x?x?x?xf32>)"]
+    report = json.loads(result.stdout)
+    if command == ["invert"]:  # inverts maps: all three, the dynamic view's too
+        assert [m["line"] for m in report["maps"]] == [135, 151, 165]
+    else:
+        assert sorted(v["line"] for v in report["views"]) == [134, 150]

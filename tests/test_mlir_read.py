@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from pathlib import Path
 
@@ -186,6 +187,74 @@ def test_vector_elements_and_address_spaces() -> None:
     k = f.kernel
     assert k.shape("r") == (8,) and k.dtype("r") == "f16"
     assert dict(f.types) == {"a": "memref<2xf32, 3>", "r": "memref<8xvector<4xf16>, #gpu.address_space<private>>"}
+
+
+WG = "#wg = #gpu.address_space<workgroup>\n"
+TRANSPOSE = ('#t = #rock.transform_map<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["i", "j"] '
+             'at [0, 1] -> ["j", "i"] at [1, 0]>] bounds = [8, 4] -> [4, 8]>\n')
+
+
+@pytest.mark.parametrize(("aliases", "typ", "modelled"), [
+    (WG, "memref<256xvector<2xf32>, #wg>", True),  # an address-space alias in the layout position
+    ("", "memref<4xf32, #gpu.address_space<workgroup>>", True),
+    ("", "memref<4x4xf32, strided<[8, 1], offset: 2>, 3>", False),  # a layout the graph cannot hold
+    ("", "memref<4x4xvector<2xf16>, strided<[8, 1]>, #gpu.address_space<private>>", False),
+], ids=["alias", "space", "strided-space", "strided-vector-space"])
+def test_memory_spaces_layouts_and_vector_elements_read_and_print_as_written(aliases: str, typ: str,
+                                                                             modelled: bool) -> None:
+    text = (f"{aliases}func.func @f(%a: {typ}) {{\n  %b = memref.alloc() : {typ}\n"
+            f"  memref.copy %a, %b : {typ} to {typ}\n  return\n}}\n")
+    module = va.read_mlir(text)
+    assert va.write_mlir(module) == text
+    (f,) = module.functions
+    assert dict(f.types)["a"] == typ
+    opaque = [op.kind for op in f.kernel.ops if op.attr("opaque") is not None]
+    assert opaque == ([] if modelled else ["memref.alloc", "memref.copy"])  # else kept verbatim
+    round_trip(module)
+
+
+def test_an_affine_map_alias_in_the_layout_position_is_a_layout() -> None:
+    text = ("#m = affine_map<(d0) -> (d0 + 1)>\nfunc.func @f(%a: memref<4xf32, #m>) {\n  return\n}\n")
+    with pytest.raises(va.errors.MlirParseError, match="memref layouts other than strided"):
+        va.read_mlir(text)
+
+
+def test_an_integer_set_is_read_and_check_reads_the_rest_of_the_file(tmp_path: Path) -> None:
+    # '>=' in an integer set is no closing bracket: reading it so refused the whole file
+    body = "  affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%i) {\n  }\n  return"
+    text = (TRANSPOSE + f"func.func @set(%a: memref<4x8xf32>, %i: index) {{\n{body}\n}}\n"
+            "func.func @view(%a: memref<4x8xf32>) {\n"
+            "  %0 = rock.transform %a by #t : memref<4x8xf32> to memref<8x4xf32>\n  return\n}\n")
+    module = va.read_mlir(text)
+    assert [f.name for f in module.functions] == ["set", "view"]
+    assert [op.kind for op in module.function("set").kernel.ops] == ["affine.if"]
+    assert "affine_set<(d0) : (d0 - 1 >= 0)>(%i)" in va.write_mlir(module)
+    path = tmp_path / "set.mlir"
+    path.write_text(text)
+    assert check(path) == 0
+
+
+def test_a_kernel_the_reader_cannot_end_is_noted_and_the_rest_is_checked(tmp_path: Path) -> None:
+    gemm = ("  rock.gemm %c = %a * %b features = none storeMethod = set {arch = \"gfx942\"} "
+            ": memref<1x8x8xf32> = memref<1x8x8xf32> * memref<1x8x8xf32>")
+    args = "%a: memref<1x8x8xf32>, %b: memref<1x8x8xf32>, %c: memref<1x8x8xf32>"
+    bad = "  %x = rock.transform %d by #t : memref<4x8xf32> to memref<8x4xf32> extra\n"  # no end there
+    text = (TRANSPOSE + f"func.func @bad({args}, %d: memref<4x8xf32>) attributes {{kernel}} {{\n{bad}{gemm}\n"
+            "  return\n}\n"
+            f"func.func @good({args}) attributes {{kernel}} {{\n{gemm}\n  return\n}}\n"
+            "func.func @view(%a: memref<4x8xf32>) {\n"
+            "  %0 = rock.transform %a by #t : memref<4x8xf32> to memref<8x4xf32>\n  return\n}\n")
+    path = tmp_path / "kernels.mlir"
+    path.write_text(text)
+    from test_cli import run
+
+    result = run("check", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert f"viewalgebra: {path}:3:69: kernel @bad not read (left out of the kernels): " \
+        "expected the end of rock.transform, found 'extra'" in result.stderr.splitlines()
+    report = json.loads(result.stdout)
+    assert {k["function"] for k in report["kernels"]} == {"good"}
+    assert [v["line"] for v in report["views"]] == [3, 12]  # the lenient scan reads @bad's view too
 
 
 def test_unknown_ops_of_every_form_are_opaque_and_print_verbatim() -> None:

@@ -21,6 +21,13 @@ import viewalgebra as va
 
 FILES = [p for p in sorted([*(DATA / "rocmlir").glob("*.mlir"), *(Path(__file__).parent.parent / "examples").glob(
     "*.mlir")]) if p.name != "invalid.transform-verifier-excerpt.mlir"]  # no function reads
+UNWRITTEN = {"ops.mlir": "rock ops kept as written (rock.extract_slice, rock.buffer_load, ...) have no generic form "
+                         "the writer knows"}
+"""Files whose generic form the writer refuses (``MlirWriteError``); the test fails when it no
+longer does, so that the file joins the others."""
+WRITTEN = [pytest.param(p, marks=pytest.mark.xfail(strict=True, raises=va.errors.MlirWriteError,
+                                                   reason=UNWRITTEN[p.name]))
+           if p.name in UNWRITTEN else p for p in FILES]
 
 
 def parse(text: str) -> None:
@@ -89,7 +96,7 @@ def check(module: va.mlir.MlirModule, kernels: dict[str, va.kernel.Kernel]) -> N
 
 
 @pytest.mark.parametrize("style", [None, "seed", "rocmlir"], ids=["as-read", "seed", "rocmlir"])
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: p.name)
 def test_every_written_module_is_mlir(path, style):
     module = readable(path)
     check(module, regularized(module, style))
@@ -193,7 +200,7 @@ def same_text(custom: str, again: str) -> None:
 
 
 @pytest.mark.parametrize("style", [None, "seed", "rocmlir"], ids=["as-read", "seed", "rocmlir"])
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: p.name)
 def test_generic_form_reads_back(path, style):
     """The generic form reads to the same graph, and writes back to the same generic form."""
     module = readable(path)

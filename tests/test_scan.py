@@ -33,7 +33,8 @@ def scan(text: str) -> dict[str, Any]:
               "buffer": None if v.view is None else [list(v.view.buffer.shape), v.view.buffer.dtype,
                                                      list(v.view.buffer.strides or ()), v.view.buffer.offset],
               "maps": None if v.view is None else [va.print_transform_map(m) if m.strict else repr(m)
-                                                   for m in v.view.maps]}
+                                                   for m in v.view.maps],
+              **({"note": v.note} if v.note else {})}
              for v in va.text.parse_mlir_views(text)]
     return {"maps": maps, "views": views}
 
@@ -64,6 +65,21 @@ def test_views_over_tensors_vectors_and_memory_spaces(source: str, result: str, 
     assert parsed.error is None and parsed.view is not None
     assert parsed.view.buffer == va.Buffer((4, 8), dtype) and parsed.view.shape == (8, 4)
     assert parsed.view.address((3, 1)) == 1 * 8 + 3
+
+
+def test_a_view_over_a_memory_space_alias():
+    typ, result = "memref<4x8xvector<2xf32>, #wg>", "memref<8x4xvector<2xf32>, #wg>"
+    text = (TRANSPOSE + "#wg = #gpu.address_space<workgroup>\n"
+            f"func.func @f(%a: {typ}) {{\n  %0 = rock.transform %a by #t : {typ} to {result}\n}}\n")
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert parsed.error is None and parsed.view is not None and parsed.view.buffer == va.Buffer((4, 8), "f32")
+
+
+def test_a_buffer_type_that_cannot_be_read_is_located_at_its_view():
+    typ = "memref<4x8xf32, affine_map<(d0, d1) -> (d1, d0)>>"
+    text = TRANSPOSE + f"func.func @f(%a: {typ}) {{\n  %0 = rock.transform %a by #t : {typ} to memref<8x4xf32>\n}}\n"
+    (parsed,) = va.text.parse_mlir_views(text)
+    assert parsed.view is None and str(parsed.error).startswith("3:3: memref layouts other than strided")
 
 
 def test_check_reads_a_transform_over_a_tensor(tmp_path: Path):

@@ -9,6 +9,7 @@ written when the file has been read (memory stays bounded: the rest waits in spo
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -194,10 +195,17 @@ def _kernels(source: Input) -> Iterator[Entry]:
     """Every load and store of each fusion root, followed through the fused ops to the function
     arguments after ``regularize`` (seed style), with the exact vector length of every dim; the
     file read again a part at a time by the strict reader."""
-    from .._mlir import MlirFunction, iter_mlir_parts
+    from .._kernel.graph import FUSION_ROOTS
+    from .._mlir import MlirFunction, Unreadable, iter_mlir_parts
     from .._regularize import regularize
 
     for f in iter_mlir_parts(source.parts(), errors="collect"):
+        if isinstance(f, Unreadable) and any(root in f.text for root in FUSION_ROOTS):
+            # a function the reader cannot read stops only itself: said where, the rest goes on
+            error = error_object(f.error, file=source.label)
+            where = ":".join(str(error[k]) for k in ("file", "line", "column") if error[k] is not None)
+            print(f"viewalgebra: {where}: kernel @{f.name} not read (left out of the kernels): "
+                  f"{error['reason']}", file=sys.stderr)
         if not isinstance(f, MlirFunction) or not any(op.root for op in f.kernel.ops):
             continue
         try:

@@ -5,11 +5,12 @@ part is read.
 
 A file is judged as it would be whole, a part at a time: the first map that is not rocMLIR
 syntax is bad input (unless the file is a verifier test, with ``expected-error`` comments), then
-the first view that cannot be built, then the first statement that is not MLIR (which stops the
-scan); at the file's end, what the file lacks (no map or view at all, ``--view`` not found). A
-file of one part (up to 1 MB) is judged before anything of it is written, so its output is the
-whole file's; a larger file found bad in a later part ends its report with the error
-(docs/cli.md).
+the first view that cannot be built (a view over a buffer of a dynamic size is not analysed:
+a located note on stderr says so, and the file's other views are), then the first statement
+that is not MLIR (which stops the scan); at the file's end, what the file lacks (no map or view
+at all, ``--view`` not found). A file of one part (up to 1 MB) is judged before anything of it
+is written, so its output is the whole file's; a larger file found bad in a later part ends its
+report with the error (docs/cli.md).
 """
 
 from __future__ import annotations
@@ -202,7 +203,10 @@ class FileRun:
             self.pending = None
         views: list[tuple[str, View, int]] = []
         for v in batch.views:
-            if v.view is not None:
+            if v.note:  # valid MLIR this library does not analyse: said, and the file goes on
+                print(f"viewalgebra: {self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}",
+                      file=sys.stderr)
+            elif v.view is not None:
                 views.append((v.name, v.view, v.line))
             elif not self.command.skips_broken_views:
                 raise unbuilt(v)

@@ -5,6 +5,7 @@ with just enough statement structure to find where each op begins and ends.
 An op ends at a line break where every bracket it opened is closed and the next line starts a new
 statement (a result ``%x``, an op name with a dot, a generic ``"op"``, ``return``, ``}``, ``^bb``,
 an alias ``#x``). Attribute and type syntax is left as text for the parsers that understand it.
+``->`` and an integer set's ``>=`` are tokens of kind ``arrow``: their ``>`` closes no bracket.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _TOKEN = re.compile(r"""
   | (?P<symbol>@[\w$.\-]+|@"(?:[^"\\\n]|\\.)*")
   | (?P<hash>\#[\w$.\-]+)
   | (?P<block>\^[\w$.\-]+)
-  | (?P<arrow>->)
+  | (?P<arrow>->|>=)
   | (?P<number>0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)
   | (?P<ident>[A-Za-z_][\w$.]*)
   | (?P<punct>[()\[\]{}<>,=:*|+\-?!/])

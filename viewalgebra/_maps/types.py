@@ -3,14 +3,14 @@ them in viewalgebra (``parse_memref_type``, the ``.mlir`` front end, ``Buffer``'
 writer).
 
 Only static shapes are read. A memref may have a ``strided<[...], offset: ...>`` layout and a
-memory space (``#gpu.address_space<private>`` or an integer); its element type may be a vector
-(``memref<8xvector<4xf16>>``), whose scalar type is the ``dtype``.
+memory space (``#gpu.address_space<private>``, an integer, or an alias of one); its element type
+may be a vector (``memref<8xvector<4xf16>>``), whose scalar type is the ``dtype``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -69,9 +69,15 @@ def memref_type(shape: Sequence[int], element: str, *, strides: Sequence[int] | 
 
 
 def parse_shaped_type(text: str, *, error: type[TransformParseError] = TransformParseError,
-                      source: str | None = None, at: int = 0) -> ShapedType:
+                      source: str | None = None, at: int = 0,
+                      layouts: Collection[str] | None = None) -> ShapedType:
     """A ``memref<...>`` or ``tensor<...>`` type; errors are ``error`` located at ``at`` of
     ``source`` (default: ``text`` itself).
+
+    An alias ``#name`` after the element type is a layout (refused) or a memory space, as its
+    definition says: ``layouts`` names the aliases that are layouts (``affine_map``), any other
+    is a memory space (``#wg = #gpu.address_space<workgroup>``); without ``layouts`` an alias
+    there is refused.
 
     Example: ``parse_shaped_type("memref<8xvector<4xf16>, #gpu.address_space<private>>")`` has
     shape ``(8,)``, element ``vector<4xf16>``, dtype ``f16`` and that memory space.
@@ -106,7 +112,8 @@ def parse_shaped_type(text: str, *, error: type[TransformParseError] = Transform
                 offset = int(s.group(2) or 0)
             except ValueError:
                 raise fail(f"expected static integer strides and offset in {text!r}") from None
-        elif i == 0 and (part.startswith("affine_map") or re.fullmatch(r"#[\w$.\-]+", part)):
+        elif i == 0 and (part.startswith("affine_map") or re.fullmatch(r"#[\w$.\-]+", part)
+                         and (layouts is None or part[1:] in layouts)):
             raise fail(f"memref layouts other than strided<...> are not supported: {text}")
         else:
             space = part

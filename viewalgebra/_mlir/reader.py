@@ -11,7 +11,8 @@ other op, in custom or generic form, with or without results and regions, is kep
 verbatim (``opaque.py``): it reads and writes every graph value it names, and what it defines is
 opaque to the graph, so that an op using such a value is kept verbatim too. Reading fails
 (``MlirParseError``) only on text that is not MLIR, on an op with a handler written wrongly, or on
-shapes a kernel graph cannot hold (dynamic sizes, memref layouts).
+shapes a kernel graph cannot hold (dynamic sizes, affine-map layouts; an op over a strided memref
+is kept verbatim).
 """
 
 
@@ -285,12 +286,8 @@ class Reader(OpReader):
         while not c.accept(")"):
             arg = c.value("an argument '%name: memref<...>'")
             c.expect(":", "':' and the argument's type")
-            shape, dtype, full = self.any_type(c)
-            value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
-            if not full.startswith("memref"):  # tensors, vectors, scalars: only opaque ops use them
-                f.unshaped.add(value)
-            if full and not (full.startswith("memref") and parse_shaped_type(full).plain):
-                f.types[arg] = full
+            shape, dtype, full = self.any_type(c, strided=True)
+            self._argument(f, arg, shape, dtype, full)
             if c.at("{"):
                 s, e = c.balanced()
                 arg_attrs.append((arg, c.source(s, e)))
@@ -303,7 +300,7 @@ class Reader(OpReader):
             if c.at("("):
                 c.balanced()
             else:
-                self.any_type(c)
+                self.any_type(c, strided=True)
             results = c.source(s, c.pos)
         attributes = ""
         if c.accept("attributes"):
@@ -341,13 +338,9 @@ class Reader(OpReader):
                 while not body.accept(")"):
                     arg = body.value("an argument '%name: memref<...>'")
                     body.expect(":", "':' and the argument's type")
-                    shape, dtype, full = self.any_type(body)
-                    value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
+                    shape, dtype, full = self.any_type(body, strided=True)
+                    self._argument(f, arg, shape, dtype, full)
                     arguments.append(arg)
-                    if not full.startswith("memref"):
-                        f.unshaped.add(value)
-                    if full and not (full.startswith("memref") and parse_shaped_type(full).plain):
-                        f.types[arg] = full
                     if body.at("loc"):
                         body.next()
                         body.balanced()
@@ -370,6 +363,17 @@ class Reader(OpReader):
         attributes = "{" + ", ".join(c.source(a - 2, b) if a < b else c.tokens[a - 1].text
                                      for _, (a, b) in rest) + "}" if rest else ""
         return self._function_body(f, body, line, visibility, attributes, results, arg_attrs)
+
+    def _argument(self, f: FunctionState, arg: str, shape: tuple[int, ...], dtype: str, full: str) -> None:
+        """A function's argument of type ``full``. Tensors, vectors, scalars and memrefs of a
+        strided layout are values of the graph that only opaque ops use (kept verbatim); a type
+        beyond shape and scalar element is kept to be written as read."""
+        value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
+        written = parse_shaped_type(full, layouts=self.affine) if full.startswith("memref") else None
+        if written is None or written.strides is not None:
+            f.unshaped.add(value)
+        if full and not (written is not None and written.plain):
+            f.types[arg] = full
 
     def _function_body(self, f: FunctionState, body: Cursor, line: int, visibility: str,
                        attributes: str, results: str, arg_attrs: Sequence[tuple[str, str]]) -> MlirFunction:

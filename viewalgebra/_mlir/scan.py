@@ -20,6 +20,7 @@ never closed) stops the scan with an ``MlirParseError`` at it, after the maps re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -52,6 +53,9 @@ class ParsedView:
     line: int
     column: int
     error: ViewAlgebraError | None = None
+    note: str = ""
+    """Why a view that is valid MLIR is not analysed (``view`` is ``None``, ``error`` too):
+    ``"dynamic size (memref<?x4xf32>)"``, a buffer of a dynamic shape."""
 
 
 def parse_mlir_transform_maps(text: str, *, strict: bool = False,
@@ -93,6 +97,8 @@ class _Step:
     error: ViewAlgebraError | None
 
 
+_DYNAMIC = re.compile(r"(?:memref|tensor)\s*<[^,>]*\?")
+"""A shaped type with a dynamic size (a ``?`` in its shape)."""
 _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSING = frozenset(_PAIRS.values())
 _MARKED = frozenset({"rock.transform", "func.func"})
@@ -358,7 +364,7 @@ class Scanner:
                 continue
             top = steps[result]
             chain: list[TransformMap] = []
-            name, error, buffer_type = result, None, top.source_type
+            name, error, buffer_type, typed = result, None, top.source_type, top
             seen: set[str] = set()
             step: _Step | None = top
             while step is not None and error is None:
@@ -370,17 +376,20 @@ class Scanner:
                 error = step.error
                 if step.map is not None:
                     chain.append(step.map)
-                name, buffer_type = step.source, step.source_type
+                name, buffer_type, typed = step.source, step.source_type, step
                 step = steps.get(name)
-            view = None
-            if error is None:
+            view, note = None, ""
+            if error is None and _DYNAMIC.match(buffer_type):
+                note = f"dynamic size ({buffer_type})"
+            elif error is None:
                 try:
-                    t = parse_shaped_type(buffer_type)
+                    t = parse_shaped_type(buffer_type, source=typed.text, at=typed.offset,
+                                          layouts=self.affine)
                     view = View(Buffer(t.shape, t.dtype, t.strides, t.offset), tuple(chain), strict=False)
                 except ViewAlgebraError as e:
                     error = e
             loc = TransformParseError("", top.text, top.offset)
-            yield ParsedView(f"%{result}", view, loc.line, loc.column, error)
+            yield ParsedView(f"%{result}", view, loc.line, loc.column, error, note)
 
     # }}}
 

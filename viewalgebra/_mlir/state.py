@@ -121,11 +121,14 @@ class OpReader:
             self.written[tm] = written
         return tm
 
-    def shaped_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
+    def shaped_type(self, c: Cursor, *, strided: bool = False) -> tuple[tuple[int, ...], str, str]:
         """A memref or tensor type: shape, element type, and the full text as written.
 
         The element type is the scalar one (``f16`` for ``memref<8xvector<4xf16>>``); the memory
-        space (``#gpu.address_space<private>`` or an integer) stays in the text.
+        space (``#gpu.address_space<private>``, an integer, an alias of one) stays in the text. A
+        ``strided<...>`` layout, which the graph cannot hold, raises ``Opaque`` (the op is kept
+        verbatim) unless ``strided`` (a function's argument or result: the caller keeps the value
+        out of the graph's ops).
         """
         tok = c.peek()
         if tok is None or tok.text not in ("memref", "tensor"):
@@ -136,18 +139,18 @@ class OpReader:
             raise c.error(f"'<' after '{tok.text}'")
         c.balanced()
         text = c.source(start, c.pos)
-        t = parse_shaped_type(text, error=MlirParseError, source=self.text, at=tok.offset)
-        if t.strides is not None:
-            raise MlirParseError(f"memref layouts are not supported in kernels: {text}",
-                                 self.text, tok.offset)
+        t = parse_shaped_type(text, error=MlirParseError, source=self.text, at=tok.offset,
+                              layouts=self.affine)
+        if t.strides is not None and not strided:
+            raise Opaque(text)
         return t.shape, t.dtype, text
 
-    def any_type(self, c: Cursor) -> tuple[tuple[int, ...], str, str]:
+    def any_type(self, c: Cursor, *, strided: bool = False) -> tuple[tuple[int, ...], str, str]:
         """A memref or tensor type, or any other type (``index``, ``i1``, ``vector<4xf32>``,
         ``!async.token``) as shape ``()`` and its text."""
         tok = c.peek()
         if tok is not None and tok.text in ("memref", "tensor"):
-            return self.shaped_type(c)
+            return self.shaped_type(c, strided=strided)
         start = c.pos
         c.accept("!")
         c.kind("ident", "a type")

@@ -183,7 +183,7 @@ class _Names:
         if found is None:
             dtype = self.dtype(value)
             full = self.full.get(self.origin(self.buffer(value)))
-            written = parse_shaped_type(full) if full else None
+            written = parse_shaped_type(full, layouts=()) if full else None  # as read: no alias is a layout
             found = self._elements[value] = ((dtype, "") if written is None or written.dtype != dtype
                                              else (written.element, written.space))
         return found
