@@ -261,7 +261,6 @@ def test_check_follows_a_kernels_accesses_through_its_fused_ops():
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b"", "holds no transform map or view and no function"),
     (b"hello world\n", "holds no transform map or view and no function"),
     (b"abc\n\0def", ":2: not text (a NUL byte)"),
     (b"#m = \xff\xfe\n", ":1: not UTF-8 text"),
@@ -273,6 +272,34 @@ def test_files_that_hold_no_mlir_exit_2_with_one_line(tmp_path, content, message
         result = run(command, str(path))
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.count("\n") == 1 and message.replace(" and no function", "") in result.stderr
+
+
+@pytest.mark.parametrize("content", [
+    "", "// only a comment\n", "module {\n}\n", "func.func @g(%a: memref<4xf32>) {\n  return\n}\n"])
+def test_check_of_mlir_with_nothing_to_check_says_0_views_and_exits_0(tmp_path, content):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    result = run("check", str(path))
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith(f"{path}: 0 views and 0 maps, nothing to check\nsummary: 0 view(s)")
+    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["views"] == 0
+    (tmp_path / "view.mlir").write_text((ROOT / "examples/rocmlir_differences.mlir").read_text())
+    directory = run("check", str(tmp_path))  # a directory is not failed by it
+    assert directory.returncode == 1 and "viewalgebra:" not in directory.stderr
+
+
+@pytest.mark.parametrize("generic", [[], ["--generic"]])
+@pytest.mark.parametrize("content", ["// only a comment\n", "module {\n}\n"])
+def test_regularize_with_nothing_to_do_writes_the_input_back_and_exits_0(tmp_path, content, generic):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    result = run("regularize", str(path), *generic)
+    assert result.returncode == 0
+    assert result.stderr == f"viewalgebra: {path}: holds no function to regularize (written back)\n"
+    assert result.stdout == ("" if content.startswith("//") else
+                             '"builtin.module"() ({\n}) : () -> ()\n' if generic else content)
+    alone = run("regularize", str(ROOT / "tests/data/gridwise/gridwise_gemm_accel_lowering.mlir"), *generic)
+    assert alone.returncode == 0 and all("left alone" in line for line in alone.stderr.splitlines())
 
 
 def test_a_fifo_is_refused_not_waited_on(tmp_path):

@@ -194,9 +194,11 @@ class TextReport(FileReport):
     def finish(self, summary: Entry | None) -> None:
         if self.output.layout.differences is not None:
             n = self.differences
+            empty = summary is not None and not summary["views"] and not summary["maps"]
             head = (f"{self.label}: {n} answer(s) of rocMLIR's rules differ from the exact ones" if n
+                    else f"{self.label}: 0 views and 0 maps, nothing to check" if empty
                     else f"{self.label}: rocMLIR's rules give the exact answers here")
-            self._direct([head + " (details below, summary at the end)"])
+            self._direct([head + ("" if empty else " (details below, summary at the end)")])
             for spool in (*self.ranks, self.maps):
                 self._copy(spool)
         self._copy(self.views)
