@@ -140,6 +140,23 @@ def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     assert "view %3 (line 36)" in result.stdout  # the good file is still reported
 
 
+def test_check_r_walks_a_tree_and_check_says_it_does_not_recurse_without_it(tmp_path):
+    (tmp_path / "x" / "y").mkdir(parents=True)
+    (tmp_path / "x" / "a.mlir").write_text(EXAMPLE.read_text())
+    (tmp_path / "x" / "y" / "b.mlir").write_text(EXAMPLE.read_text())
+    flat = run("check", str(tmp_path))
+    assert flat.returncode == 2 and flat.stdout == ""
+    assert flat.stderr == (f"viewalgebra: {tmp_path}: a directory with no .mlir file in it (check does "
+                           "not recurse into subdirectories without -r)\n")
+    tree = run("check", "-r", str(tmp_path))
+    assert tree.returncode == run("check", str(EXAMPLE)).returncode
+    assert f"[1/2] {tmp_path / 'x/a.mlir'}" in tree.stderr and f"[2/2] {tmp_path / 'x/y/b.mlir'}" in tree.stderr
+    assert tree.stdout.count("view %3 (line 36)") == 2 and "\ntotal: " in tree.stdout
+    other = run("show", str(tmp_path))
+    assert other.returncode == 2
+    assert other.stderr == f"viewalgebra: {tmp_path}: is a directory: only the check command reads directories, not show\n"
+
+
 def test_not_a_file_nor_a_map_exits_2():
     result = run("check", "nothing-here")
     assert result.returncode == 2

@@ -54,14 +54,18 @@ class Input:
         return False
 
 
-def inputs(arg: str, command: str) -> list[Input]:
-    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check``), or
-    a transform map given as text (a file of one map)."""
+def inputs(arg: str, command: str, recursive: bool = False) -> list[Input]:
+    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check``; with
+    ``recursive``, of its whole tree), or a transform map given as text (a file of one map)."""
     path = Path(arg)
     if path.is_dir():
-        files = sorted(path.glob("*.mlir"))
-        if command != "check" or not files:
-            raise InputError("a directory needs the check command and .mlir files in it", file=arg)
+        if command != "check":
+            raise InputError(f"is a directory: only the check command reads directories, not {command}",
+                             file=arg)
+        files = sorted(f for f in (path.rglob if recursive else path.glob)("*.mlir") if f.is_file())
+        if not files:
+            below = "" if recursive else " (check does not recurse into subdirectories without -r)"
+            raise InputError(f"a directory with no .mlir file in it{below}", file=arg)
         return [Input(str(f), f) for f in files]
     if path.exists():
         return [Input(arg, path)]

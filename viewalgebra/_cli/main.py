@@ -98,6 +98,9 @@ def argument_parser() -> argparse.ArgumentParser:
             sub.add_argument("--dtype", default="f32",
                              help="element type of the buffer under a map given as text (default f32)")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "check":
+            sub.add_argument("-r", "--recursive", action="store_true",
+                             help="a directory's whole tree: the .mlir files of its subdirectories too")
         if name == "vectorize":
             sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
             sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
