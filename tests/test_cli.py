@@ -130,6 +130,16 @@ def test_vectorize_bad_dim_exits_2():
     assert result.returncode == 2 and "dim 3 out of range" in result.stderr
 
 
+@pytest.mark.parametrize(("option", "message"), [
+    (["--dim", "-1"], "--dim -1: a dim is numbered from 0"),
+    (["--dim", "0", "--length", "0"], "--length 0: a run length is at least 1"),
+])
+def test_vectorize_an_option_no_view_can_answer_is_one_line(option, message):
+    result = run("vectorize", str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir"), *option)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"viewalgebra: {message}\n"
+
+
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
     (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")
