@@ -140,6 +140,15 @@ def test_vectorize_an_option_no_view_can_answer_is_one_line(option, message):
     assert result.stderr == f"viewalgebra: {message}\n"
 
 
+@pytest.mark.parametrize("command", ["check", "show", "invert", "vectorize", "draw"])
+def test_an_invalid_dtype_is_refused_for_files_too(tmp_path, command):
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(tmp_path / "x.svg")]}.get(command, [])
+    result = run(command, str(EXAMPLE), "--dtype", "f33", *extra)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("viewalgebra: --dtype f33: unknown element type 'f33' (expected an MLIR type "
+                             "such as f32, f16, bf16, i8, i32)\n")
+
+
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
     (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")

@@ -46,6 +46,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Run the command's module, imported now (``--help`` imports none of them)."""
+    if getattr(args, "dtype", None) is not None:  # a bad --dtype is bad input for a file too
+        from .._maps.buffer import dtype_bits
+        from ..errors import InvalidTransformError
+        from .errors import InputError, bad_input
+
+        try:
+            dtype_bits(args.dtype)
+        except InvalidTransformError as e:
+            return bad_input(args, InputError(f"--dtype {args.dtype}: {e}"))
     if args.command == "check":
         from . import check as command
     elif args.command == "show":
