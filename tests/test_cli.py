@@ -149,6 +149,27 @@ def test_an_invalid_dtype_is_refused_for_files_too(tmp_path, command):
                              "such as f32, f16, bf16, i8, i32)\n")
 
 
+def test_draw_takes_a_view_by_line_and_asks_for_it_when_two_views_share_a_name(tmp_path):
+    function = ('func.func @{}(%a: memref<4x8xf32>) {{\n  %0 = rock.transform %a by <affine_map<(d0, d1) -> '
+                '(d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>] bounds = [{}] -> '
+                '[4, 8]> : memref<4x8xf32> to memref<{}xf32>\n  return\n}}\n')
+    path = tmp_path / "two.mlir"
+    path.write_text(function.format("f", "8, 4", "8x4") + function.format("g", "8, 4", "8x4"))
+    out = tmp_path / "x.svg"
+    both = run("draw", str(path), "--view", "%0", "-o", str(out))
+    assert both.returncode == 2 and not out.exists()
+    assert both.stderr == (f"viewalgebra: {path}: view %0 is on line 2 and again on line 6: give the line "
+                           "of the one to draw, e.g. --view 2\n")
+    for line in ("2", "6"):
+        by_line = run("draw", str(path), "--view", line, "-o", str(out), "--json")
+        assert by_line.returncode == 0 and json.loads(by_line.stdout)["view"] == "%0"
+    only = tmp_path / "one.mlir"
+    only.write_text(function.format("f", "8, 4", "8x4"))
+    assert run("draw", str(only), "--view", "%0", "-o", str(out)).returncode == 0
+    missing = run("draw", str(path), "--view", "3", "-o", str(out))
+    assert missing.returncode == 2 and "no view 3 (there are %0; or give the view's line)" in missing.stderr
+
+
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
     (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")

@@ -126,7 +126,8 @@ def argument_parser() -> argparse.ArgumentParser:
                                             "(e.g. %%3) or its line")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
-            sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
+            sub.add_argument("--view", help="which view of the file: its name (e.g. %%3) or its line "
+                                            "(default: the first)")
             sub.add_argument("--rows", metavar="D[:START:STOP]",
                              help="the dim drawn down the rows, optionally only its coordinates "
                                   "START..STOP-1 (at most 64), e.g. 1 or 1:0:32 (default: a dim "
