@@ -170,6 +170,21 @@ def test_draw_takes_a_view_by_line_and_asks_for_it_when_two_views_share_a_name(t
     assert missing.returncode == 2 and "no view 3 (there are %0; or give the view's line)" in missing.stderr
 
 
+def test_check_counts_lint_findings_in_its_header_and_summary_and_names_the_first():
+    path = ROOT / "tests/data/gridwise/conv_to_gemm.mlir"  # rocMLIR's own test: exit 1 for a lint finding
+    result = run("check", str(path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [f"{path}: rocMLIR's rules give the exact answers here, and 1 lint finding(s) "
+                         "(details below, summary at the end)",
+                         "  the first lint finding: view %3 (line 60): chain: map 0: lower bounds [802816] != the "
+                         "buffer shape [3211264]"]
+    assert lines[-1].startswith("summary: 21 view(s)") and lines[-1].endswith("; 1 lint finding(s)")
+    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["lint_findings"] == 1
+    clean = run("check", str(EXAMPLE)).stdout.splitlines()
+    assert "lint finding" not in clean[0] + clean[1] and clean[-1].endswith("; 0 lint finding(s)")
+
+
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
     (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")

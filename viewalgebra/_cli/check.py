@@ -112,9 +112,11 @@ class Tally:
         self.counts: dict[str, dict[str, int]] = {
             k: dict.fromkeys(VERDICTS, 0) for k in ("vector_lengths", "validity", "index_width", "collapse")}
         self.views = self.dims = self.simplified = self.maps = self.inverses = self.cannot = 0
+        self.lint = 0
 
     def map(self, entry: Entry) -> None:
         self.maps += 1
+        self.lint += len(entry.get("findings", []))
         inv = entry.get("inverse")
         if inv and inv["maps"]:
             self.inverses += 1
@@ -122,6 +124,7 @@ class Tally:
 
     def view(self, entry: Entry) -> None:
         self.views += 1
+        self.lint += len(entry.get("findings", []))
         for vec in entry.get("vectors", []):
             self.dims += 1
             self.counts["vector_lengths"][vec["verdict"]] += 1
@@ -135,7 +138,8 @@ class Tally:
         return {"views": self.views, "dims": self.dims, "vector_lengths": self.counts["vector_lengths"],
                 "validity": self.counts["validity"], "index_width": self.counts["index_width"],
                 "collapse": self.counts["collapse"], "simplified": self.simplified, "maps": self.maps,
-                "inverses": self.inverses, "inverses_rocmlir_cannot_find": self.cannot}
+                "inverses": self.inverses, "inverses_rocmlir_cannot_find": self.cannot,
+                "lint_findings": self.lint}
 
 
 def differences(kind: str, entry: Entry) -> list[tuple[int, str]]:
