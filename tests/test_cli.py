@@ -62,7 +62,7 @@ def test_show_json():
     assert [v["exact"] for v in report["views"][0]["vectors"]] == [1, 1, 1]
     assert set(report["views"][0]["vectors"][1]) == {"dim", "size", "exact", "legal", "rocmlir",
                                                       "verdict", "witness"}
-    assert set(report["maps"][0]) == {"name", "form", "line", "column", "text", "upper_bounds",
+    assert set(report["maps"][0]) - {"moves"} == {"name", "form", "line", "column", "text", "upper_bounds",
                                       "lower_bounds", "formulas", "findings", "inverse"}
     assert report["maps"][1]["inverse"]["kind"] == "bijective"
     assert report["maps"][1]["inverse"]["certified"] is True
@@ -183,6 +183,20 @@ def test_check_counts_lint_findings_in_its_header_and_summary_and_names_the_firs
     assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["lint_findings"] == 1
     clean = run("check", str(EXAMPLE)).stdout.splitlines()
     assert "lint finding" not in clean[0] + clean[1] and clean[-1].endswith("; 0 lint finding(s)")
+
+
+def test_a_transpose_shows_which_upper_dim_lands_where():
+    transpose = ('#rock.transform_map<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> '
+                 '["a", "b"] at [1, 0]>] bounds = [8, 4] -> [4, 8]>')
+    for command in ("show", "check"):
+        lines = run(command, transpose).stdout.splitlines()
+        at = lines.index("    b = b")  # the formulas keep the names (and parse back); the next line says where
+        assert lines[at:at + 3] == ["    b = b", "    a = a",
+                                    "    dims moved: a (upper dim 0) -> lower dim 1, b (upper dim 1) -> lower dim 0"]
+        entry = json.loads(run(command, "--json", transpose).stdout)["maps"][0]
+        assert entry["moves"] == ["a (upper dim 0) -> lower dim 1", "b (upper dim 1) -> lower dim 0"]
+    identity = transpose.replace("at [1, 0]", "at [0, 1]").replace("(d1, d0)", "(d0, d1)").replace("[4, 8]", "[8, 4]")
+    assert "moves" not in json.loads(run("show", "--json", identity).stdout)["maps"][0]
 
 
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):

@@ -24,6 +24,7 @@ from .entries import (
     lint_of,
     map_fields,
     map_lint,
+    moves,
     unusable,
     utilities,
     vectors,
@@ -60,6 +61,8 @@ class Check(Command):
             usable = unusable(lint_of(m.map)) is None
             entry = map_fields(m, m.map, usable)
             entry["formulas"] = formulas(m.map) if usable else []
+            if usable and (moved := moves(m.map)):
+                entry["moves"] = moved
             entry["findings"] = findings(map_lint(m))
             entry["inverse"] = inverse(m.map) if usable else None
         return entry

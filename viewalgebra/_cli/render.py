@@ -16,6 +16,8 @@ def map_lines(m: dict[str, Any]) -> list[str]:
     if "error" in m:
         out.append(f"  cannot answer: {m['error']['reason']}")
     out.extend(f"    {f}" for f in m.get("formulas", []))
+    if m.get("moves"):
+        out.append(f"    dims moved: {', '.join(m['moves'])}")
     if "findings" in m:
         out.extend(findings_lines(m["findings"]))
     if m.get("inverse") is not None:
