@@ -62,7 +62,7 @@ def test_show_json():
     assert [v["exact"] for v in report["views"][0]["vectors"]] == [1, 1, 1]
     assert set(report["views"][0]["vectors"][1]) == {"dim", "size", "exact", "legal", "rocmlir",
                                                       "verdict", "witness"}
-    assert set(report["maps"][0]) == {"name", "form", "line", "column", "text", "upper_bounds",
+    assert set(report["maps"][0]) - {"moves"} == {"name", "form", "line", "column", "text", "upper_bounds",
                                       "lower_bounds", "formulas", "findings", "inverse"}
     assert report["maps"][1]["inverse"]["kind"] == "bijective"
     assert report["maps"][1]["inverse"]["certified"] is True
@@ -130,6 +130,75 @@ def test_vectorize_bad_dim_exits_2():
     assert result.returncode == 2 and "dim 3 out of range" in result.stderr
 
 
+@pytest.mark.parametrize(("option", "message"), [
+    (["--dim", "-1"], "--dim -1: a dim is numbered from 0"),
+    (["--dim", "0", "--length", "0"], "--length 0: a run length is at least 1"),
+])
+def test_vectorize_an_option_no_view_can_answer_is_one_line(option, message):
+    result = run("vectorize", str(ROOT / "tests/data/rocmlir/test_vectorization_inference.mlir"), *option)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"viewalgebra: {message}\n"
+
+
+@pytest.mark.parametrize("command", ["check", "show", "invert", "vectorize", "draw"])
+def test_an_invalid_dtype_is_refused_for_files_too(tmp_path, command):
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(tmp_path / "x.svg")]}.get(command, [])
+    result = run(command, str(EXAMPLE), "--dtype", "f33", *extra)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("viewalgebra: --dtype f33: unknown element type 'f33' (expected an MLIR type "
+                             "such as f32, f16, bf16, i8, i32)\n")
+
+
+def test_draw_takes_a_view_by_line_and_asks_for_it_when_two_views_share_a_name(tmp_path):
+    function = ('func.func @{}(%a: memref<4x8xf32>) {{\n  %0 = rock.transform %a by <affine_map<(d0, d1) -> '
+                '(d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>] bounds = [{}] -> '
+                '[4, 8]> : memref<4x8xf32> to memref<{}xf32>\n  return\n}}\n')
+    path = tmp_path / "two.mlir"
+    path.write_text(function.format("f", "8, 4", "8x4") + function.format("g", "8, 4", "8x4"))
+    out = tmp_path / "x.svg"
+    both = run("draw", str(path), "--view", "%0", "-o", str(out))
+    assert both.returncode == 2 and not out.exists()
+    assert both.stderr == (f"viewalgebra: {path}: view %0 is on line 2 and again on line 6: give the line "
+                           "of the one to draw, e.g. --view 2\n")
+    for line in ("2", "6"):
+        by_line = run("draw", str(path), "--view", line, "-o", str(out), "--json")
+        assert by_line.returncode == 0 and json.loads(by_line.stdout)["view"] == "%0"
+    only = tmp_path / "one.mlir"
+    only.write_text(function.format("f", "8, 4", "8x4"))
+    assert run("draw", str(only), "--view", "%0", "-o", str(out)).returncode == 0
+    missing = run("draw", str(path), "--view", "3", "-o", str(out))
+    assert missing.returncode == 2 and "no view 3 (there are %0; or give the view's line)" in missing.stderr
+
+
+def test_check_counts_lint_findings_in_its_header_and_summary_and_names_the_first():
+    path = ROOT / "tests/data/gridwise/conv_to_gemm.mlir"  # rocMLIR's own test: exit 1 for a lint finding
+    result = run("check", str(path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [f"{path}: rocMLIR's rules give the exact answers here, and 1 lint finding(s) "
+                         "(details below, summary at the end)",
+                         "  the first lint finding: view %3 (line 60): chain: map 0: lower bounds [802816] != the "
+                         "buffer shape [3211264]"]
+    assert lines[-1].startswith("summary: 21 view(s)") and lines[-1].endswith("; 1 lint finding(s)")
+    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["lint_findings"] == 1
+    clean = run("check", str(EXAMPLE)).stdout.splitlines()
+    assert "lint finding" not in clean[0] + clean[1] and clean[-1].endswith("; 0 lint finding(s)")
+
+
+def test_a_transpose_shows_which_upper_dim_lands_where():
+    transpose = ('#rock.transform_map<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> '
+                 '["a", "b"] at [1, 0]>] bounds = [8, 4] -> [4, 8]>')
+    for command in ("show", "check"):
+        lines = run(command, transpose).stdout.splitlines()
+        at = lines.index("    b = b")  # the formulas keep the names (and parse back); the next line says where
+        assert lines[at:at + 3] == ["    b = b", "    a = a",
+                                    "    dims moved: a (upper dim 0) -> lower dim 1, b (upper dim 1) -> lower dim 0"]
+        entry = json.loads(run(command, "--json", transpose).stdout)["maps"][0]
+        assert entry["moves"] == ["a (upper dim 0) -> lower dim 1", "b (upper dim 1) -> lower dim 0"]
+    identity = transpose.replace("at [1, 0]", "at [0, 1]").replace("(d1, d0)", "(d0, d1)").replace("[4, 8]", "[8, 4]")
+    assert "moves" not in json.loads(run("show", "--json", identity).stdout)["maps"][0]
+
+
 def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     (tmp_path / "a.mlir").write_text(EXAMPLE.read_text())
     (tmp_path / "b.mlir").write_text("#m = #rock.transform_map<affine_map<(d0) -> (d0)> by [<Foo")
@@ -138,6 +207,23 @@ def test_a_directory_shows_progress_and_reports_bad_files(tmp_path):
     assert f"[1/2] {tmp_path / 'a.mlir'}" in result.stderr and f"[2/2] {tmp_path / 'b.mlir'}" in result.stderr
     assert "b.mlir:1:56: expected a name of a known transform" in result.stderr
     assert "view %3 (line 36)" in result.stdout  # the good file is still reported
+
+
+def test_check_r_walks_a_tree_and_check_says_it_does_not_recurse_without_it(tmp_path):
+    (tmp_path / "x" / "y").mkdir(parents=True)
+    (tmp_path / "x" / "a.mlir").write_text(EXAMPLE.read_text())
+    (tmp_path / "x" / "y" / "b.mlir").write_text(EXAMPLE.read_text())
+    flat = run("check", str(tmp_path))
+    assert flat.returncode == 2 and flat.stdout == ""
+    assert flat.stderr == (f"viewalgebra: {tmp_path}: a directory with no .mlir file in it (check does "
+                           "not recurse into subdirectories without -r)\n")
+    tree = run("check", "-r", str(tmp_path))
+    assert tree.returncode == run("check", str(EXAMPLE)).returncode
+    assert f"[1/2] {tmp_path / 'x/a.mlir'}" in tree.stderr and f"[2/2] {tmp_path / 'x/y/b.mlir'}" in tree.stderr
+    assert tree.stdout.count("view %3 (line 36)") == 2 and "\ntotal: " in tree.stdout
+    other = run("show", str(tmp_path))
+    assert other.returncode == 2
+    assert other.stderr == f"viewalgebra: {tmp_path}: is a directory: only the check and emit-lit commands read directories, not show\n"
 
 
 def test_not_a_file_nor_a_map_exits_2():
@@ -261,7 +347,6 @@ def test_check_follows_a_kernels_accesses_through_its_fused_ops():
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b"", "holds no transform map or view and no function"),
     (b"hello world\n", "holds no transform map or view and no function"),
     (b"abc\n\0def", ":2: not text (a NUL byte)"),
     (b"#m = \xff\xfe\n", ":1: not UTF-8 text"),
@@ -273,6 +358,34 @@ def test_files_that_hold_no_mlir_exit_2_with_one_line(tmp_path, content, message
         result = run(command, str(path))
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.count("\n") == 1 and message.replace(" and no function", "") in result.stderr
+
+
+@pytest.mark.parametrize("content", [
+    "", "// only a comment\n", "module {\n}\n", "func.func @g(%a: memref<4xf32>) {\n  return\n}\n"])
+def test_check_of_mlir_with_nothing_to_check_says_0_views_and_exits_0(tmp_path, content):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    result = run("check", str(path))
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith(f"{path}: 0 views and 0 maps, nothing to check\nsummary: 0 view(s)")
+    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["views"] == 0
+    (tmp_path / "view.mlir").write_text((ROOT / "examples/rocmlir_differences.mlir").read_text())
+    directory = run("check", str(tmp_path))  # a directory is not failed by it
+    assert directory.returncode == 1 and "viewalgebra:" not in directory.stderr
+
+
+@pytest.mark.parametrize("generic", [[], ["--generic"]])
+@pytest.mark.parametrize("content", ["// only a comment\n", "module {\n}\n"])
+def test_regularize_with_nothing_to_do_writes_the_input_back_and_exits_0(tmp_path, content, generic):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    result = run("regularize", str(path), *generic)
+    assert result.returncode == 0
+    assert result.stderr == f"viewalgebra: {path}: holds no function to regularize (written back)\n"
+    assert result.stdout == ("" if content.startswith("//") else
+                             '"builtin.module"() ({\n}) : () -> ()\n' if generic else content)
+    alone = run("regularize", str(ROOT / "tests/data/gridwise/gridwise_gemm_accel_lowering.mlir"), *generic)
+    assert alone.returncode == 0 and all("left alone" in line for line in alone.stderr.splitlines())
 
 
 def test_a_fifo_is_refused_not_waited_on(tmp_path):

@@ -4,6 +4,7 @@ affine maps written in the text, and the builder examples (docs/semantics.md).""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,17 @@ VALID_FILES = [f for f in ROCMLIR_FILES if f != INVALID_FILE]
 
 def _entries(path):
     return va.text.parse_mlir_transform_maps(path.read_text(), errors="collect")
+
+
+def test_the_case_list_cites_files_of_this_repository():
+    """Every file rocmlir-cases.json names as its raw text is in tests/data/rocmlir/."""
+    import json
+
+    text = (Path(__file__).parent / "data" / "rocmlir-cases.json").read_text()
+    cited = set(re.findall(r"[\w./-]+\.mlir", text))
+    local = {c for c in cited if not c.startswith("mlir/")}  # the rest are rocMLIR paths
+    assert local and all((Path(__file__).parent.parent / c).is_file() for c in local), sorted(local)
+    assert json.loads(text)  # still one document
 
 
 # {{{ verifier

@@ -336,7 +336,7 @@ def test_cli_draws_the_readme_example_and_names_the_flags_of_the_cut(tmp_path, c
     (["--fixed", "1=2304"], "--fixed coordinate of dim 1 is 2304, outside [0, 2304)"),
     (["--fixed", "0=0", "--fixed", "0=1"], "--fixed 0=1: dim 0 is already fixed (at 0)"),
     (["--vector-dim", "x"], "--vector-dim x: expected a dim (an integer), e.g. --vector-dim 1"),
-    (["--view", "%9"], "no view %9 (there are %3)"),
+    (["--view", "%9"], "no view %9 (there are %3; or give the view's line)"),
     (["--vector-dim", "0"], "--vector-dim 0 is not drawn (--rows 1, --cols 2); its runs would not be visible"),
 ])
 def test_cli_errors_name_the_flags(tmp_path, capsys, args, message):

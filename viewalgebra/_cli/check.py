@@ -25,6 +25,7 @@ from .entries import (
     lint_of,
     map_fields,
     map_lint,
+    moves,
     unusable,
     utilities,
     vectors,
@@ -61,6 +62,8 @@ class Check(Command):
             usable = unusable(lint_of(m.map)) is None
             entry = map_fields(m, m.map, usable)
             entry["formulas"] = formulas(m.map) if usable else []
+            if usable and (moved := moves(m.map)):
+                entry["moves"] = moved
             entry["findings"] = findings(map_lint(m))
             entry["inverse"] = inverse(m.map) if usable else None
         return entry
@@ -83,7 +86,9 @@ class Check(Command):
             self.tally.view(entry)
 
     def counts(self, source: Input, maps: int, views: int) -> None:
-        if not maps and not views and not (source.path is not None and _has_functions(source)):
+        """A file of MLIR with nothing to check (only comments, or only ops that make no view)
+        is checked: its report says "0 views"; text that is not MLIR is bad input."""
+        if not maps and not views and not (source.path is not None and _reads_as_mlir(source)):
             raise InputError("holds no transform map or view and no function", file=source.label)
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
@@ -111,9 +116,11 @@ class Tally:
         self.counts: dict[str, dict[str, int]] = {
             k: dict.fromkeys(VERDICTS, 0) for k in ("vector_lengths", "validity", "index_width", "collapse")}
         self.views = self.dims = self.simplified = self.maps = self.inverses = self.cannot = 0
+        self.lint = 0
 
     def map(self, entry: Entry) -> None:
         self.maps += 1
+        self.lint += len(entry.get("findings", []))
         inv = entry.get("inverse")
         if inv and inv["maps"]:
             self.inverses += 1
@@ -121,6 +128,7 @@ class Tally:
 
     def view(self, entry: Entry) -> None:
         self.views += 1
+        self.lint += len(entry.get("findings", []))
         for vec in entry.get("vectors", []):
             self.dims += 1
             self.counts["vector_lengths"][vec["verdict"]] += 1
@@ -134,7 +142,8 @@ class Tally:
         return {"views": self.views, "dims": self.dims, "vector_lengths": self.counts["vector_lengths"],
                 "validity": self.counts["validity"], "index_width": self.counts["index_width"],
                 "collapse": self.counts["collapse"], "simplified": self.simplified, "maps": self.maps,
-                "inverses": self.inverses, "inverses_rocmlir_cannot_find": self.cannot}
+                "inverses": self.inverses, "inverses_rocmlir_cannot_find": self.cannot,
+                "lint_findings": self.lint}
 
 
 def differences(kind: str, entry: Entry) -> list[tuple[int, str]]:
@@ -180,15 +189,17 @@ def differences(kind: str, entry: Entry) -> list[tuple[int, str]]:
     return found
 
 
-def _has_functions(source: Input) -> bool:
-    """Whether the strict reader finds a function (read or not) in the file."""
-    from .._mlir import MlirFunction, Unreadable, iter_mlir_parts
+def _reads_as_mlir(source: Input) -> bool:
+    """Whether the strict reader reads the file to its end (functions read or not, a module,
+    aliases, or nothing but comments)."""
+    from .._mlir import iter_mlir_parts
 
     try:
-        return any(isinstance(item, (MlirFunction, Unreadable))
-                   for item in iter_mlir_parts(source.parts(), errors="collect"))
+        for _ in iter_mlir_parts(source.parts(), errors="collect"):
+            pass
     except ViewAlgebraError:
         return False
+    return True
 
 
 def _kernels(source: Input) -> Iterator[Entry]:

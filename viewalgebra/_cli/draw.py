@@ -1,6 +1,8 @@
 """``viewalgebra draw``: an SVG picture of one view's buffer addresses on a 2-D slice, padding
 shaded and the maximal vector runs outlined. The file is read a part at a time until its view
-(``--view NAME``, else the first) is read; what follows is not read."""
+(``--view LINE``, else the first) is read; what follows is not read. A view named by
+``--view NAME`` is drawn when the file is read (a second view of that name asks for its
+line)."""
 
 from __future__ import annotations
 
@@ -47,21 +49,37 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _choose(args: argparse.Namespace, source: Input) -> tuple[str, View]:
-    """The view to draw: the first named ``--view`` (or the first of all); a view before it
-    that cannot be built is bad input, as is a statement that is not MLIR."""
+    """The view to draw: the one ``--view`` names by its line, or the only view of its name
+    (a second view of that name asks for the line), or the first of all; a view before it that
+    cannot be built is bad input, as is a statement that is not MLIR."""
     names: list[str] = []
+    chosen: ParsedView | None = None
     for v in _views(args, source):
+        if chosen is not None:
+            if v.name == chosen.name:
+                raise InputError(f"{source.label}: view {chosen.name} is on line {chosen.line} and again "
+                                 f"on line {v.line}: give the line of the one to draw, e.g. "
+                                 f"--view {chosen.line}")
+            continue
         if v.view is None:
             raise unbuilt(v)
-        if args.view in (None, v.name):
+        if args.view is None or args.view == str(v.line):
             return v.name, v.view
+        if args.view == v.name:
+            chosen = v  # read on: a second view of the name makes the name ambiguous
+            continue
+        if v.name in names:
+            continue
         if len(names) < NAMES:
             names.append(v.name)
         elif names[-1] != "...":
             names.append("...")
+    if chosen is not None and chosen.view is not None:
+        return chosen.name, chosen.view
     if not names:
         raise InputError(f"{source.label}: no view to draw")
-    raise InputError(f"{source.label}: no view {args.view} (there are {', '.join(names)})")
+    raise InputError(f"{source.label}: no view {args.view} (there are {', '.join(names)}; or give the "
+                     "view's line)")
 
 
 def _views(args: argparse.Namespace, source: Input) -> Iterator[ParsedView]:

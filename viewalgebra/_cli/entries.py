@@ -75,6 +75,13 @@ def findings(found: Sequence[Finding]) -> list[dict[str, Any]]:
              "point": list(f.point) if f.point is not None else None} for f in found]
 
 
+def moves(tm: TransformMap) -> list[str]:
+    """Where each PassThrough of ``tm`` puts an upper dim it moves to another position (a
+    transpose keeps the names, so its formulas read ``a = a``): ``a (upper dim 0) -> lower dim 1``."""
+    return [f"{name} (upper dim {u}) -> lower dim {low}" for t in tm.ops if t.kind == "PassThrough"
+            for name, u, low in zip(t.upper_names, t.upper_dims, t.lower_dims, strict=True) if u != low]
+
+
 def formulas(tm: TransformMap) -> list[str]:
     """One sympy equation per lower dim, in rocMLIR's names where they are identifiers."""
     return _cached(("formulas", tm), lambda: _formulas((tm,)))

@@ -54,15 +54,20 @@ class Input:
         return False
 
 
-def inputs(arg: str, command: str) -> list[Input]:
-    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check``,
-    ``emit-lit``), or a transform map given as text (a file of one map)."""
+def inputs(arg: str, command: str, recursive: bool = False) -> list[Input]:
+    """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check`` and
+    ``emit-lit``; with ``recursive``, of its whole tree), or a transform map given as text (a file
+    of one map)."""
     path = Path(arg)
     if path.is_dir():
-        files = sorted(path.glob("*.mlir"))
-        if command not in ("check", "emit-lit") or not files:
-            raise InputError("a directory needs the check or emit-lit command and .mlir files in it "
-                             "(read without recursing)", file=arg)
+        if command not in ("check", "emit-lit"):
+            raise InputError(f"is a directory: only the check and emit-lit commands read directories, "
+                             f"not {command}", file=arg)
+        files = sorted(f for f in (path.rglob if recursive else path.glob)("*.mlir") if f.is_file())
+        if not files:
+            below = ("" if recursive else " (check does not recurse into subdirectories without -r)"
+                     if command == "check" else " (emit-lit does not recurse into subdirectories)")
+            raise InputError(f"a directory with no .mlir file in it{below}", file=arg)
         return [Input(str(f), f) for f in files]
     if path.exists():
         return [Input(arg, path)]

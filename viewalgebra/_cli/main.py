@@ -49,6 +49,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Run the command's module, imported now (``--help`` imports none of them)."""
+    if getattr(args, "dtype", None) is not None:  # a bad --dtype is bad input for a file too
+        from .._maps.buffer import dtype_bits
+        from ..errors import InvalidTransformError
+        from .errors import InputError, bad_input
+
+        try:
+            dtype_bits(args.dtype)
+        except InvalidTransformError as e:
+            return bad_input(args, InputError(f"--dtype {args.dtype}: {e}"))
     if args.command == "check":
         from . import check as command
     elif args.command == "show":
@@ -110,6 +119,9 @@ def argument_parser() -> argparse.ArgumentParser:
             sub.add_argument("--dtype", default="f32",
                              help="element type of the buffer under a map given as text (default f32)")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "check":
+            sub.add_argument("-r", "--recursive", action="store_true",
+                             help="a directory's whole tree: the .mlir files of its subdirectories too")
         if name == "vectorize":
             sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
             sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
@@ -126,7 +138,8 @@ def argument_parser() -> argparse.ArgumentParser:
                                             "(e.g. %%3) or its line")
         if name == "draw":
             sub.add_argument("-o", "--output", required=True, help="the .svg file to write")
-            sub.add_argument("--view", help="which view of the file (e.g. %%3; default: the first)")
+            sub.add_argument("--view", help="which view of the file: its name (e.g. %%3) or its line "
+                                            "(default: the first)")
             sub.add_argument("--rows", metavar="D[:START:STOP]",
                              help="the dim drawn down the rows, optionally only its coordinates "
                                   "START..STOP-1 (at most 64), e.g. 1 or 1:0:32 (default: a dim "

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import InternalError
 from .jsonout import JsonWriter, ListSpool, Spool
-from .render import kernel_line, map_lines, summary_line, total, view_lines
+from .render import finding_text, kernel_line, map_lines, summary_line, total, view_lines
 
 Entry = dict[str, Any]
 Differences = Callable[[str, Entry], list[tuple[int, str]]]
@@ -109,6 +109,14 @@ _UTILITIES = ("simplified", "validity", "index_width")
 """The per-view answers of ``check`` beside rocMLIR's transform-map utilities."""
 
 
+def _title(kind: str, entry: Entry) -> str:
+    """How ``check``'s text names a map or a view."""
+    if kind == "view":
+        return f"view {entry['name']} (line {entry['line']})"
+    name = f"#{entry['name']}" if entry["name"] else f"{entry['form']} map"
+    return f"{name} (line {entry['line']})"
+
+
 class FileReport:
     """One file's report, given a part of the file at a time."""
 
@@ -147,6 +155,9 @@ class TextReport(FileReport):
         self.maps, self.views, self.kernels = Spool(), Spool(), Spool()
         self.ranks = [Spool() for _ in range(RANKS)]
         self.differences = 0
+        self.lint = 0
+        self.first_lint = ""
+        """``check``: the lint findings of the file's maps and views, and the first, named."""
 
     def _begin(self) -> None:
         """Before the report's first line: a blank line after the report before it."""
@@ -172,6 +183,10 @@ class TextReport(FileReport):
         for kind, entries in (("map", maps), ("view", views)):
             for entry in entries:
                 lines = map_lines(entry) if kind == "map" else view_lines(entry)
+                if layout.differences is not None and entry.get("findings"):
+                    if not self.lint:
+                        self.first_lint = f"{_title(kind, entry)}: {finding_text(entry['findings'][0])}"
+                    self.lint += len(entry["findings"])
                 if layout.differences is not None:
                     for rank, line in layout.differences(kind, entry):
                         self.ranks[rank].write(line + "\n")
@@ -194,9 +209,15 @@ class TextReport(FileReport):
     def finish(self, summary: Entry | None) -> None:
         if self.output.layout.differences is not None:
             n = self.differences
+            empty = summary is not None and not summary["views"] and not summary["maps"]
             head = (f"{self.label}: {n} answer(s) of rocMLIR's rules differ from the exact ones" if n
+                    else f"{self.label}: 0 views and 0 maps, nothing to check" if empty
                     else f"{self.label}: rocMLIR's rules give the exact answers here")
-            self._direct([head + " (details below, summary at the end)"])
+            if self.lint:
+                head += f", and {self.lint} lint finding(s)"
+            self._direct([head + ("" if empty else " (details below, summary at the end)")])
+            if self.lint:
+                self._direct([f"  the first lint finding: {self.first_lint}"])
             for spool in (*self.ranks, self.maps):
                 self._copy(spool)
         self._copy(self.views)

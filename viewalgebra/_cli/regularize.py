@@ -53,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
                 findings = findings or bool(report[-1].get("views_left") or report[-1].get("unreadable"))
                 if not args.json:
                     report.clear()
-        if not any_function:
-            raise InputError("holds no function to regularize", file=args.input)
+        if not any_function:  # nothing to do: the input is written back
+            print(f"viewalgebra: {args.input}: holds no function to regularize (written back)",
+                  file=sys.stderr)
         sink.write("".join(pending))
         sink.close()
     except (ViewAlgebraError, InputError) as e:

@@ -16,6 +16,8 @@ def map_lines(m: dict[str, Any]) -> list[str]:
     if "error" in m:
         out.append(f"  cannot answer: {m['error']['reason']}")
     out.extend(f"    {f}" for f in m.get("formulas", []))
+    if m.get("moves"):
+        out.append(f"    dims moved: {', '.join(m['moves'])}")
     if "findings" in m:
         out.extend(findings_lines(m["findings"]))
     if m.get("inverse") is not None:
@@ -105,8 +107,12 @@ def inverse_lines(inv: dict[str, Any]) -> list[str]:
 def findings_lines(found: list[dict[str, Any]]) -> list[str]:
     if not found:
         return ["  lint: clean"]
-    return [f"  lint: {f['code']}: " + ("" if f["map_index"] is None else f"map {f['map_index']}: ")
-            + f["message"] for f in found]
+    return [f"  lint: {finding_text(f)}" for f in found]
+
+
+def finding_text(f: dict[str, Any]) -> str:
+    """One lint finding: its code, its map, its message."""
+    return f"{f['code']}: " + ("" if f["map_index"] is None else f"map {f['map_index']}: ") + f["message"]
 
 
 def summary_line(s: dict[str, Any], title: str = "summary") -> str:
@@ -118,7 +124,7 @@ def summary_line(s: dict[str, Any], title: str = "summary") -> str:
             f"validity checks: {counts(s['validity'])}; index width: {counts(s['index_width'])}; "
             f"collapse: {counts(s['collapse'])}; {s['simplified']} view(s) simplify; {s['maps']} map(s), "
             f"{s['inverses']} with a certified inverse, {s['inverses_rocmlir_cannot_find']} of them rocMLIR "
-            f"cannot find")
+            f"cannot find; {s.get('lint_findings', 0)} lint finding(s)")
 
 
 def total(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:

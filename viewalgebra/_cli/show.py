@@ -7,7 +7,7 @@ import argparse
 
 from .._maps.syntax import ParsedMap
 from .._maps.view import View
-from .entries import address, formulas, lint_of, map_fields, unusable, unusable_error, view_fields
+from .entries import address, formulas, lint_of, map_fields, moves, unusable, unusable_error, view_fields
 from .stream import Command, Entry, run_report
 
 
@@ -22,6 +22,8 @@ class Show(Command):
         if bad is not None:  # what it cannot do, and why
             entry["error"] = unusable_error(bad, label, m.line, f"map {m.name or m.form}: ")
         entry["formulas"] = formulas(m.map) if bad is None else []
+        if bad is None and (moved := moves(m.map)):
+            entry["moves"] = moved
         return entry
 
     def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:

@@ -92,7 +92,7 @@ class Command:
 def run_report(args: argparse.Namespace, command: Command) -> int:
     """Report on every input of ``args``; the exit status."""
     try:
-        sources = inputs(args.input, args.command)
+        sources = inputs(args.input, args.command, getattr(args, "recursive", False))
     except InputError as e:
         return bad_input(args, e)
     layout = Layout(json=args.json, many=len(sources) > 1, summary=command.summarizes,

@@ -8,7 +8,7 @@ import argparse
 from .._maps.view import View
 from ..errors import ViewAlgebraError
 from .entries import lint_of, unusable, unusable_error, vectors, view_fields
-from .errors import InputError, error_object
+from .errors import InputError, bad_input, error_object
 from .inputs import Input
 from .stream import Command, Entry, run_report
 
@@ -41,4 +41,10 @@ class Vectorize(Command):
 
 
 def run(args: argparse.Namespace) -> int:
+    # An option no view can answer is bad input, one line; a dim beyond one view's rank is that
+    # view's error.
+    if args.dim < 0:
+        return bad_input(args, InputError(f"--dim {args.dim}: a dim is numbered from 0"))
+    if args.length is not None and args.length < 1:
+        return bad_input(args, InputError(f"--length {args.length}: a run length is at least 1"))
     return run_report(args, Vectorize(args))
