@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 import viewalgebra as va  # noqa: E402
 import viewalgebra.gridwise as gw  # noqa: E402
@@ -109,10 +109,11 @@ def per_access(work: list[tuple[str, object, list[object]]]) -> None:
                 if _points(item.access.view) <= 2_000_000:
                     va.clear_caches()
                     start = time.perf_counter()
-                    gw.exact_width(item.access)
+                    answer = gw.exact_width(item.access).length
                     exact = time.perf_counter() - start
                     start = time.perf_counter()
-                    _brute_width(item.access)
+                    if _brute_width(item.access) != answer:
+                        raise SystemExit(f"{item.access.name}: exact {answer} differs from brute force")
                     ratios.append((time.perf_counter() - start) / max(exact, 1e-9))
     times.sort()
     alone.sort()
@@ -136,22 +137,13 @@ def _points(view: va.View) -> int:
 
 
 def _brute_width(access: gw.ThreadAccess) -> int:
-    """The widest legal power of two along ``iter`` by enumeration (docs/semantics.md)."""
-    import numpy as np
+    """The widest legal power of two along ``iter`` by enumeration: the tests' oracle
+    (tests/test_audit.py) on the access seen as scalars."""
+    from test_audit import brute_exact
 
     scalars = gw.scalar_access(access)
-    addr, valid = scalars.view.addresses()
-    d, size = scalars.dim, scalars.view.shape[scalars.dim]
-    addr, valid = np.moveaxis(addr, d, -1), np.moveaxis(valid, d, -1)
-    best, v = 1, 2
-    while v <= min(128 // scalars.view.buffer.bits, size):
-        if size % v == 0:
-            a, ok = addr.reshape(-1, size // v, v), valid.reshape(-1, size // v, v)
-            steps = (np.diff(a, axis=-1) == 1).all(axis=-1)
-            if np.all(~ok.any(axis=-1) | (ok.all(axis=-1) & steps)):
-                best = v
-        v *= 2
-    return best
+    run = access.values if access.kind in ("global_load", "lds_read") else access.view.shape[access.dim]
+    return brute_exact(scalars.view, scalars.dim, run, max(128 // scalars.view.buffer.bits, 1))
 
 
 if __name__ == "__main__":
