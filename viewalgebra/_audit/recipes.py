@@ -32,14 +32,14 @@ OPERANDS: tuple[Operand, Operand] = ("a", "b")
 
 
 def rocmlir_accesses(problem: GemmProblem | ConvProblem, config: AccelPerfConfig | GeneralPerfConfig,
-             arch: Arch) -> list[AuditItem]:
+                     arch: Arch) -> list[AuditItem]:
     """The accesses of ``problem`` under ``config`` on ``arch``, as rocMLIR's recipes build them.
 
     Example: ``audit_config(GemmProblem(m=64, n=64, k=64, dtype="f16"), config, gw.arch("gfx942"),
     rocmlir_accesses)`` audits the seven accesses of a 64x64x64 gemm.
     """
     if not isinstance(config, AccelPerfConfig | GeneralPerfConfig):
-        raise InvalidArgumentError(f"provider: expected a perf config, got {config!r}")
+        raise InvalidArgumentError(f"rocmlir_accesses: expected a perf config, got {config!r}")
     if config.schedule_version in (3, 4):
         raise InvalidArgumentError(f"{config}: schedule {config.schedule_version} loads straight into LDS, "
                                    "whose copy layout (computeCopyPerThreadDirectToLDS) is not modelled")
