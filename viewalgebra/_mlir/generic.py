@@ -1,9 +1,7 @@
 """MLIR's generic op form (``mlir-opt --mlir-print-op-generic``) of the ops the writer prints in
 custom form: ``"name"(%operands) <{properties}> ({regions}) {attributes} : (types) -> results``.
 
-Which attributes of a rock op are properties (inherent) follows the op's ``arguments`` in
-``mlir/include/mlir/Dialect/Rock/IR/RockOps.td``; the others stay in the attribute dictionary.
-Enum attributes print as rocMLIR's generic printer prints them (``#rock<StoreMethod set>``).
+The ops of other dialects than MLIR's own are printed so by ``generic_text.py``.
 """
 
 from __future__ import annotations
@@ -12,33 +10,6 @@ from collections.abc import Sequence
 
 from .._maps.lexer import Cursor, Token, tokenize
 from ..errors import MlirParseError, MlirWriteError
-
-INHERENT: dict[str, frozenset[str]] = {
-    "rock.gridwise_gemm": frozenset({"arch", "features", "storeMethod", "gridSize", "params"}),
-    "rock.gridwise_gemm_accel": frozenset(
-        {"arch", "features", "storeMethod", "blockSize", "gridSize", "params"}),
-    "rock.gemm": frozenset({"aTransposed", "bTransposed", "cTransposed", "arch", "numCU", "features",
-                            "storeMethod", "derivedBlockSize", "gridSize", "params"}),
-    "rock.conv2d": frozenset({"arch", "features", "derivedBlockSize", "gridSize", "padding", "strides",
-                              "dilations", "params", "numCu"}),
-    "rock.conv": frozenset({"arch", "features", "derivedBlockSize", "gridSize", "padding", "strides",
-                            "dilations", "params", "numCU"}),
-    "rock.reduce": frozenset({"features", "reduceMethod", "axis", "blockSize", "gridSize", "useLDS",
-                              "useDPP"}),
-    "rock.threadwise_read_into": frozenset({"extraViews", "forceUnroll", "useIndexDiffs"}),
-    "rock.threadwise_write_all": frozenset(
-        {"extraViews", "features", "storeMethod", "forceUnroll", "useIndexDiffs"}),
-    "rock.blockwise_reduce": frozenset({"axis", "reduceMethod", "inputRegView", "blockSize"}),
-}
-"""Per rock op the writer prints, the names of its properties (RockOps.td)."""
-
-_VIEWS = {"rock.threadwise_read_into": "extraViews", "rock.threadwise_write_all": "extraViews",
-          "rock.blockwise_reduce": "inputRegView"}
-"""The property holding the transform maps written ``[maps](%x)`` in custom form."""
-
-_REDUCTIONS = ("rock.reduce", "rock.blockwise_reduce")
-
-_ENUMS = {"storeMethod": "StoreMethod", "features": "GemmFeatures", "reduceMethod": "ReduceMethod"}
 
 FASTMATH = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
@@ -95,75 +66,6 @@ def _entries(c: Cursor) -> list[tuple[str, str]]:
             out.append((key, ""))
         c.accept(",")
     return out
-
-
-def _enum(key: str, value: str) -> str:
-    value = value.strip().strip('"')
-    return value if value.startswith("#") else f"#rock<{_ENUMS[key]} {value}>"
-
-
-def rock_op(kind: str, text: str, operands: Sequence[str], types: Sequence[str]) -> list[str]:
-    """A rock op written in custom form (``text``, its operands already in place) in generic
-    form, with the given operands and their types in the op's operand order."""
-    tokens = tokenize(text)
-    c = Cursor(text, tokens, 1)
-    inherent = INHERENT.get(kind)
-    if inherent is None:
-        raise MlirWriteError(f"{kind}: no generic form known for this op")
-    found: list[tuple[str, str]] = []
-    values = 0
-    transposed = ("c", "a", "b")  # rock.gemm's operands in custom order
-    while (tok := c.peek()) is not None and not c.at(":"):
-        if tok.text == "{" and tok.kind == "punct":
-            a, b = c.balanced()
-            found += _entries(Cursor(text, tokens, a + 1, b - 1))
-        elif tok.text == "[" and tok.kind == "punct":
-            a, b = c.balanced()
-            found.append((_VIEWS.get(kind, "extraViews"), c.source(a, b)))
-        elif tok.text == "storeMethod" and _next_is(c, "("):
-            c.next()
-            a, b = c.balanced()
-            found.append(("storeMethod", _enum("storeMethod", c.source(a + 1, b - 1))))
-        elif tok.text in ("storeMethod", "features") and _next_is(c, "="):
-            c.next()
-            c.next()
-            found.append((tok.text, _enum(tok.text, _enum_text(c))))
-        elif tok.text == "by" and kind == "rock.threadwise_write_all":
-            c.next()
-            found.append(("storeMethod", _enum("storeMethod", c.next("a store method").text)))
-        elif tok.kind == "ident" and tok.text in ("sum", "max") and kind in _REDUCTIONS:
-            c.next()
-            found.append(("reduceMethod", _enum("reduceMethod", tok.text)))
-        elif tok.text == "tr" and kind == "rock.gemm":
-            c.next()
-            found.append((f"{transposed[values]}Transposed", ""))
-        else:
-            if tok.kind == "value":
-                values += 1
-            c.next()
-    properties = [(k, v) for k, v in found if k in inherent]
-    attributes = [(k, v) for k, v in found if k not in inherent]
-    return op(kind, operands, types, properties=properties, attributes=attributes)
-
-
-def _next_is(c: Cursor, text: str) -> bool:
-    tok = c.peek(1)
-    return tok is not None and tok.text == text
-
-
-def _enum_text(c: Cursor) -> str:
-    """``mfma|dot|atomic_add``, ``"dot|atomic_add"``, ``none`` or ``#rock<...>`` at ``c``."""
-    tok = c.next("an enum value")
-    if tok.kind == "hash":
-        start = c.pos - 1
-        if c.at("<"):
-            c.balanced()
-        return c.source(start, c.pos)
-    words = [tok.text]
-    while c.at("|"):
-        c.next()
-        words.append(c.next("an enum value").text)
-    return "|".join(words)
 
 
 # {{{ statements of regions and function-level constants

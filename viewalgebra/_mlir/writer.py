@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .._common.lines import line_column
 from .._kernel.graph import BufferValue, Kernel, Op, ViewValue
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
 from .._maps.types import memref_type, parse_shaped_type
 from ..errors import MlirWriteError
 from . import generic as G
+from .generic_text import generic_ops, upstream
 from .model import GenericText, MlirFunction, MlirModule, OpText, Slot, Unreadable
 
 _SSA = re.compile(r"[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*")
@@ -57,7 +59,7 @@ class ItemWriter:
         if isinstance(item, MlirFunction):
             text = _indented(write_function(item, kernel, generic=self.generic), len(closers))
         elif isinstance(item, Unreadable):
-            text = indent + item.text
+            text = indent + (_unreadable_generic(item) if self.generic else item.text)
         elif item == "}" and closers:
             text = "  " * (len(closers) - 1) + closers.pop()
         elif item.endswith("{"):
@@ -67,6 +69,17 @@ class ItemWriter:
         else:
             text = indent + item
         return text + "\n"
+
+
+def _unreadable_generic(item: Unreadable) -> str:
+    """A function the reader could not read, its ops of other dialects than MLIR's in generic form."""
+    source = item.error.text
+    line = (line_column(source, item.offset)[0] if source[item.offset:item.offset + len(item.text)] == item.text
+            else None)
+    try:
+        return generic_ops(item.text, line=line)
+    except MlirWriteError as e:
+        raise MlirWriteError(f"@{item.name} (left as written): {e}") from None
 
 
 _MODULE = re.compile(r"module(?:\s+@(\"(?:[^\"\\]|\\.)*\"|[\w$.\-]+))?"
@@ -290,8 +303,15 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
     label = [f"^bb0({', '.join(f'{names(a)}: {t}' for a, t in zip(k.arguments(), types, strict=True))}):"]
     end = G.statement(f.terminator) if f.terminator else G.op("func.return")[0]
     body = [*(label if types else []), *(f"  {line}" for line in [*lines, end])]
-    return "\n".join(G.op("func.func", properties=properties, region=body,
+    text = "\n".join(G.op("func.func", properties=properties, region=body,
                            attributes=G.entries(f.attributes) if f.attributes else ()))
+    if all(upstream(op.kind) or not isinstance(syntax.get(op.name), OpText) for op in k.ops):
+        return text
+    values = {names.printed[v]: names.type(v) for v in used if v in k.values}
+    try:
+        return generic_ops(text, values)
+    except MlirWriteError as e:
+        raise MlirWriteError(f"@{f.name}: {e}") from None
 
 
 def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
@@ -350,18 +370,8 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
                 f"op {op.name} ({op.kind}) was read with operand shapes {[list(s) for s in syntax.shapes]} "
                 f"and now has {[list(s) for s in now]}; its text cannot be reused")
         text = "".join(_slot(op, p, names) if isinstance(p, Slot) else p for p in syntax.pieces)
-        if not generic or _GENERIC.match(text):
-            return text.split("\n")
-        slots = {(p.role, p.index): _operand(op, p, k) for p in syntax.pieces if isinstance(p, Slot)}
-        order = [("read", i) for i in range(len(op.reads))] + [("write", i) for i in range(len(op.writes))]
-        if op.kind == "rock.blockwise_reduce":  # (input, workspace, output) in RockOps.td
-            order = [("read", 0), ("write", 1), ("write", 0)]
-        if any(r not in slots for r in order):
-            raise MlirWriteError(
-                f"op {op.name} ({op.kind}, kept as written) has no generic form this writer knows: "
-                "write it in custom form")
-        values = [slots[r] for r in order]
-        return G.rock_op(op.kind, text, [names.printed[v] for v in values], [names.type(v) for v in values])
+        # Generic form of ops MLIR's parser reads only so: by write_function, once for all.
+        return text.split("\n")
     if op.kind == "linalg.generic" and isinstance(syntax, GenericText):
         return _generic(op, syntax, names, generic)
     if op.kind == "memref.copy" and op.fn is None:
