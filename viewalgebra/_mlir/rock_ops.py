@@ -75,6 +75,7 @@ _KERNEL_SIZES = (("blockSize", "i32"), ("gridSize", "i32"), ("elemsPerThread", "
 
 ROCK_OPS: dict[str, OpDef] = {
     # -- kernel-level ops ------------------------------------------------------------------------
+    # Newer rocMLIR tests write rock.conv without `features = ...` (and no features attribute).
     "rock.conv": OpDef(
         operands=_CONV_OPERANDS, results=("result?",),
         attributes=(*_CONV_ATTRIBUTES, ("numCU", "i32")), format=_CONV_FORMAT),
@@ -142,6 +143,7 @@ ROCK_OPS: dict[str, OpDef] = {
                "(`tr` $oTransposed^)? $out `=` `ab` `*` (`tr` $cTransposed^)? $c `:` type($c) `->` "
                "type($out) `\\n` `}` attr-dict (`->` type($result)^)?",
         regions=("preSecondGemmBody",)),
+    # Newer rocMLIR tests carry ``firstGemmIndices = [0 : index]`` instead of firstGemmIdx.
     "rock.conv_elementwise_gemm": OpDef(
         operands=("filter", "input", "c", "elemwiseInputs*", "out"), results=("result?",),
         attributes=(("cTransposed", "unit"), ("oTransposed", "unit"), ("arch", "str"), _FEATURES,
@@ -186,6 +188,8 @@ ROCK_OPS: dict[str, OpDef] = {
         attributes=(_FEATURES, _STORE, ("numCU", "i32"), ("gridSize", "i32"), ("params", "")),
         format="$c `=` $a `*` $b `storeMethod` `(` $storeMethod `)` `features` `=` $features attr-dict "
                "`:` type($c) `=` type($a) `*` type($b)"),
+    # Newer rocMLIR tests omit `features = ...` and pass five operands (scaled gemm: scaleA and
+    # scaleB after c), a version not stored.
     "rock.gridwise_gemm_accel": OpDef(
         operands=("a", "b", "c"),
         attributes=(("aAccelLayout", "unit"), ("bAccelLayout", "unit"), ("arch", "str"),
@@ -205,6 +209,7 @@ ROCK_OPS: dict[str, OpDef] = {
         regions=("preSoftmaxBody",), segments=True),
     # -- memory ------------------------------------------------------------------------------------
     "rock.alloc": OpDef(results=("output",), format="`(` `)` attr-dict `:` type($output)"),
+    # Newer rocMLIR tests write ``rock.dealloc(%x) : type``, a version not stored.
     "rock.dealloc": OpDef(operands=("memref",), format="$memref attr-dict `:` type($memref)"),
     "rock.extract_multibuffer": OpDef(
         operands=("buffers*", "selectIndex"), results=("output",),
@@ -309,6 +314,7 @@ ROCK_OPS: dict[str, OpDef] = {
         segments=True,
         # TypesMatchWith: each is vector<shape of dest's type x i1>, not a copy of another type.
         types=(("dynamicValidities", ""), ("extraIndices", "index"))),
+    # Newer rocMLIR tests omit the leading `features = ...`.
     "rock.threadwise_write_all": OpDef(
         operands=("source", "dest", "extraIndices*"),
         attributes=(("extraViews", ""), _FEATURES, _STORE, ("forceUnroll", "unit"),
