@@ -21,8 +21,7 @@ import viewalgebra as va
 
 FILES = [p for p in sorted([*(DATA / "rocmlir").glob("*.mlir"), *(Path(__file__).parent.parent / "examples").glob(
     "*.mlir")]) if p.name != "invalid.transform-verifier-excerpt.mlir"]  # no function reads
-UNWRITTEN = {"ops.mlir": "rock ops kept as written (rock.extract_slice, rock.buffer_load, ...) have no generic form "
-                         "the writer knows"}
+UNWRITTEN: dict[str, str] = {}
 """Files whose generic form the writer refuses (``MlirWriteError``); the test fails when it no
 longer does, so that the file joins the others."""
 WRITTEN = [pytest.param(p, marks=pytest.mark.xfail(strict=True, raises=va.errors.MlirWriteError,
@@ -212,7 +211,11 @@ def test_generic_form_reads_back(path, style):
         same_kernel(kernels.get(f.name, f.kernel), g.kernel)
         assert (f.is_kernel, f.visibility, f.results) == (g.is_kernel, g.visibility, g.results)
     assert va.write_mlir(again, generic=True) == text
-    same_text(va.write_mlir(module, kernels), va.write_mlir(again))
+    # A rock op kept verbatim that was read in generic form prints as read (ops.mlir's
+    # rock.buffer_load): only modules without one read back to the same custom form.
+    if not any(op.attr("opaque", None) is not None and op.kind.startswith("rock.")
+               for f in module.functions for op in f.kernel.ops):
+        same_text(va.write_mlir(module, kernels), va.write_mlir(again))
 
 
 def test_generic_form_mlir_prints_reads_back():
@@ -323,9 +326,14 @@ def test_generated_kernels_write_mlir(kernel):
 # }}}
 
 
-def test_an_op_kept_as_written_without_a_generic_form_is_a_write_error():
+def test_ops_kept_as_written_print_by_their_dialect():
+    """An op kept as written of a dialect MLIR's parser reads (memref.view) stays in custom form
+    in a generic module; a rock op kept as written (rock.dealloc) prints in generic form."""
     text = (DATA / "rocmlir/read/blockwise_reducesum_nr_threads_gt_blocksize.mlir").read_text()
     module = va.read_mlir(text)
-    with pytest.raises(va.errors.MlirWriteError, match="has no generic form this writer knows"):
-        va.write_mlir(module, generic=True)
+    written = va.write_mlir(module, generic=True)
+    parse(written)
+    assert "= memref.view " in written and '"rock.dealloc"(' in written and "rock.dealloc %" not in written
     assert va.read_mlir(va.write_mlir(module)).functions  # the custom form is written
+
+

@@ -14,142 +14,19 @@ which the caller passes in (``generic_text.py``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 from .._maps.lexer import Cursor, tokenize
 from ..errors import MlirParseError, MlirWriteError
 from . import generic as G
+from .assembly_format import Directive, Element, Group, Keyworded, Literal, Var, keyworded, parse_format
 from .rock_ops import OpDef
-
-# {{{ the format, parsed
-
-
-@dataclass(frozen=True, slots=True)
-class _Literal:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Var:
-    name: str
-    anchor: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Directive:
-    kind: str
-    """``attr-dict``, ``attr-dict-with-keyword``, ``type``, ``qualified``, ``functional-type``,
-    ``operands``, ``results``, ``regions``."""
-    args: tuple[_Element, ...] = ()
-    anchor: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    elements: tuple[_Element, ...]
-    otherwise: tuple[_Element, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class _Keyworded:
-    """An attribute spelled after a keyword (`` `features` `=` $features ``, `` `storeMethod` `(`
-    $storeMethod `)` ``): what rocMLIR's syntax adds, drops or moves between versions."""
-
-    word: str
-    elements: tuple[_Element, ...]
-
-
-_Element = _Literal | _Var | _Directive | _Group | _Keyworded
 
 ELIDED = {"transform": "#rock.transform_map", "map": "#rock.transform_map"}
 """The attribute printed in place of ``<...>`` for an attribute argument of this name: rock's
 transform maps, whose ODS type lets the custom form leave out ``#rock.transform_map``."""
 
-_FORMAT = re.compile(r"\s*(`[^`]*`|\$[A-Za-z_]\w*|[a-z][a-z-]*|\^|\(|\)|\?|,|:|<[^>]*>)")
-
-
-def _parse_format(text: str) -> tuple[_Element, ...]:
-    pieces = [m.group(1) for m in _FORMAT.finditer(text)]
-    if "".join(pieces).replace(" ", "") != text.replace(" ", ""):
-        raise MlirWriteError(f"cannot read the assembly format {text!r}")
-    elements, rest = _elements(pieces, 0)
-    if rest != len(pieces):
-        raise MlirWriteError(f"cannot read the assembly format {text!r}")
-    return tuple(elements)
-
-
-def _keyworded(elements: tuple[_Element, ...], attributes: set[str]) -> tuple[_Element, ...]:
-    """``elements`` with each keyword, its punctuation and the attribute after it as one
-    ``_Keyworded``."""
-    out: list[_Element] = []
-    i = 0
-    while i < len(elements):
-        e = elements[i]
-        j = i + 1
-        while j < len(elements) and isinstance(elements[j], _Literal) and \
-                not cast(_Literal, elements[j]).text.isalpha():
-            j += 1
-        last = elements[j] if j < len(elements) else None
-        if isinstance(e, _Literal) and e.text.isalpha() and isinstance(last, _Var) and \
-                last.name in attributes:
-            stop = j + 1
-            opened = [x for x in elements[i + 1:j] if isinstance(x, _Literal) and x.text == "("]
-            if opened and stop < len(elements) and elements[stop] == _Literal(")"):
-                stop += 1
-            out.append(_Keyworded(e.text, elements[i:stop]))
-            i = stop
-        else:
-            out.append(e)
-            i += 1
-    return tuple(out)
-
-
-def _elements(p: list[str], i: int) -> tuple[list[_Element], int]:
-    out: list[_Element] = []
-    while i < len(p) and p[i] not in (")", ",", ":", "?"):
-        piece = p[i]
-        i += 1
-        if piece == "^":
-            last = out[-1]
-            out[-1] = (_Var(last.name, True) if isinstance(last, _Var) else
-                       _Directive(last.kind, last.args, True) if isinstance(last, _Directive) else last)
-        elif piece.startswith("`"):
-            if piece != "``":
-                out.append(_Literal(piece[1:-1]))
-        elif piece.startswith("$"):
-            out.append(_Var(piece[1:]))
-        elif piece == "(":
-            inner, i = _elements(p, i)
-            otherwise: list[_Element] = []
-            if p[i:i + 3] == [")", ":", "("]:
-                otherwise, i = _elements(p, i + 3)
-            if p[i:i + 2] != [")", "?"]:
-                raise MlirWriteError("an optional group that does not end with ')?'")
-            out.append(_Group(tuple(inner), tuple(otherwise)))
-            i += 2
-        elif piece in ("attr-dict", "attr-dict-with-keyword", "operands", "results", "regions"):
-            out.append(_Directive(piece))
-        elif piece in ("type", "qualified", "functional-type"):
-            if p[i] != "(":
-                raise MlirWriteError(f"'{piece}' without its arguments")
-            args: list[_Element] = []
-            i += 1
-            while p[i] != ")":
-                arg, i = _elements(p, i)
-                args += arg
-                if p[i] == ",":
-                    i += 1
-            out.append(_Directive(piece, tuple(args)))
-            i += 1
-        else:
-            raise MlirWriteError(f"the format directive {piece!r} is not read here")
-    return out, i
-
-
-# }}}
 
 # {{{ reading the custom form
 
@@ -183,17 +60,17 @@ class _Reader:
         self.result_names = results
         self.read = _Read()
         self.lenient = False
-        """Keyworded attributes may come in any order, or not at all (``_Keyworded``)."""
-        self.keyworded: list[_Keyworded] = []
+        """Keyworded attributes may come in any order, or not at all (``Keyworded``)."""
+        self.keyworded: list[Keyworded] = []
 
     def fail(self, expected: str) -> MlirWriteError:
         e = self.c.error(expected)
         return MlirWriteError(f"{self.kind}: its custom form does not follow its definition: {e}")
 
-    def elements(self, elements: Sequence[_Element]) -> None:
+    def elements(self, elements: Sequence[Element]) -> None:
         for e in elements:
             self.absorb()
-            if isinstance(e, _Keyworded):
+            if isinstance(e, Keyworded):
                 if not self.lenient:
                     self.elements(e.elements)
             else:
@@ -213,18 +90,20 @@ class _Reader:
             finally:
                 self.lenient = True
 
-    def element(self, e: _Element) -> None:
+    def element(self, e: Element) -> None:
         c = self.c
-        if isinstance(e, _Literal):
+        if isinstance(e, Literal):
             if not c.accept(e.text):
                 raise self.fail(f"'{e.text}'")
-        elif isinstance(e, _Var):
+        elif isinstance(e, Var):
             self.variable(e.name)
-        elif isinstance(e, _Group):
+        elif isinstance(e, Group):
             if self.present(e.elements):
                 self.elements(e.elements)
             else:
                 self.elements(e.otherwise)
+        elif isinstance(e, Keyworded):
+            self.elements(e.elements)
         elif e.kind == "attr-dict":
             self.attr_dict()
         elif e.kind == "attr-dict-with-keyword":
@@ -263,21 +142,21 @@ class _Reader:
             self.read.operands[name] = values[i:i + n]
             i += n
 
-    def present(self, elements: Sequence[_Element]) -> bool:
+    def present(self, elements: Sequence[Element]) -> bool:
         """Whether an optional group is written: decided by its first element, as MLIR does."""
         first = elements[0]
         c = self.c
-        if isinstance(first, _Literal):
+        if isinstance(first, Literal):
             return c.at(first.text)
-        if isinstance(first, _Var):
+        if isinstance(first, Var):
             if first.name in self.operands:
                 return c.at_kind("value")
             if first.name in self.regions:
                 return c.at("{")
             return c.peek() is not None and not c.at(":")
-        if isinstance(first, _Directive) and first.kind in ("type", "qualified"):
+        if isinstance(first, Directive) and first.kind in ("type", "qualified"):
             return c.peek() is not None
-        return c.at("{") if isinstance(first, _Directive) and first.kind == "attr-dict" else False
+        return c.at("{") if isinstance(first, Directive) and first.kind == "attr-dict" else False
 
     def variable(self, name: str) -> None:
         c = self.c
@@ -330,11 +209,11 @@ class _Reader:
             target = self.read.properties if key in self.attributes else self.read.attributes
             target.append((key, value))
 
-    def types(self, arg: _Element, *, functional: bool = False) -> None:
+    def types(self, arg: Element, *, functional: bool = False) -> None:
         c = self.c
-        if isinstance(arg, _Directive) and arg.kind in ("operands", "results"):
+        if isinstance(arg, Directive) and arg.kind in ("operands", "results"):
             names = list(self.operands if arg.kind == "operands" else self.results)
-        elif isinstance(arg, _Var):
+        elif isinstance(arg, Var):
             names = [arg.name]
         else:
             raise self.fail("a type directive this reader knows")
@@ -488,7 +367,7 @@ def to_generic(kind: str, d: OpDef, text: str, lookup: Callable[[str], str | Non
     name = c.next("an op name")
     if name.text != kind:
         raise MlirWriteError(f"expected {kind}, found {name.text!r}")
-    elements = _keyworded(_parse_format(d.format), {name for name, _ in d.attributes})
+    elements = keyworded(parse_format(d.format), {name for name, _ in d.attributes})
     start = c.pos
     try:
         r = _read(kind, d, c, results, convert, elements, lenient=False)
@@ -532,10 +411,10 @@ def to_generic(kind: str, d: OpDef, text: str, lookup: Callable[[str], str | Non
 
 
 def _read(kind: str, d: OpDef, c: Cursor, results: list[str], convert: Callable[[str], list[str]],
-          elements: tuple[_Element, ...], *, lenient: bool) -> _Reader:
+          elements: tuple[Element, ...], *, lenient: bool) -> _Reader:
     r = _Reader(kind, d, c, results, convert)
     r.lenient = lenient
-    r.keyworded = [e for e in elements if isinstance(e, _Keyworded)]
+    r.keyworded = [e for e in elements if isinstance(e, Keyworded)]
     try:
         r.elements(elements)
     except MlirParseError as e:

@@ -12,7 +12,8 @@ Read from ``mlir/include/mlir/Dialect/Rock/IR/RockOps.td`` (enum mnemonics from
 
 Where the two versions print an op differently, the entry holds the newer form and a comment names
 the older one. rocMLIR's test files are sometimes newer than both (``rock.blockwise_gemm_accel``
-with ``matrixParamsA``) or older (``rock.blockwise_reduce``, not in either version, left out).
+with ``matrixParamsA``) or older (``rock.blockwise_reduce``, in neither version: its entry is 85cd228c's
+``blockwise_broadcast_reduce`` under the name the test files use).
 
 In ``types``, the kind ``""`` marks a type a trait derives with a transform the table cannot state
 (``TypesMatchWith`` building a vector of ``i1``); a comment on the entry says how.
@@ -378,5 +379,13 @@ ROCK_OPS: dict[str, OpDef] = {
         format="$reduceMethod $inputRegView $tidSubTileSliceView $iterSubTileSliceView $input `into` "
                "$output(`,` $extraOutView $extraOut^)? `using` $workspace_buffer attr-dict `:` "
                "type($input) `using` type($workspace_buffer) `into` type($output)( `,` type($extraOut)^)?"),
+    # Not in a stored RockOps.td: rocMLIR's earlier blockwise reduction, as rocMLIR's
+    # blockwise_reduce_simple.mlir writes it, is 85cd228c's blockwise_broadcast_reduce (same format,
+    # operands and attributes) under this name.
+    "rock.blockwise_reduce": OpDef(
+        operands=("input", "workspace_buffer", "output"),
+        attributes=(("axis", "index"), _REDUCE, ("inputRegView", ""), ("blockSize", "i32")),
+        format="$reduceMethod $inputRegView $input `into` $output `using` $workspace_buffer attr-dict `:` "
+               "type($input) `using` type($workspace_buffer) `into` type($output)"),
 }
 """Every rock op, keyed by its full name."""

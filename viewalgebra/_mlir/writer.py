@@ -74,8 +74,8 @@ class ItemWriter:
 def _unreadable_generic(item: Unreadable) -> str:
     """A function the reader could not read, its ops of other dialects than MLIR's in generic form."""
     source = item.error.text
-    line = (line_column(source, item.offset)[0] if source[item.offset:item.offset + len(item.text)] == item.text
-            else None)
+    at = source[item.offset:item.offset + len(item.text)] == item.text
+    line = line_column(source, item.offset)[0] if at else None
     try:
         return generic_ops(item.text, line=line)
     except MlirWriteError as e:
