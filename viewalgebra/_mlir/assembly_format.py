@@ -98,7 +98,7 @@ def _elements(p: list[str], i: int) -> tuple[list[Element], int]:
             out[-1] = (Var(last.name, True) if isinstance(last, Var) else
                        Directive(last.kind, last.args, True) if isinstance(last, Directive) else last)
         elif piece.startswith("`"):
-            if piece != "``":
+            if piece[1:-1].strip() and piece[1:-1] != "\\n":  # `` ``, ` ` and `\n` only lay out
                 out.append(Literal(piece[1:-1]))
         elif piece.startswith("$"):
             out.append(Var(piece[1:]))
