@@ -40,10 +40,18 @@ def start(request, monkeypatch) -> str:
     if request.param == "fork":
         if not sys.platform.startswith("linux"):
             pytest.skip("workers are forked on Linux only")
-        monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+        fork_whatever_the_size(monkeypatch)
     else:
         monkeypatch.setenv("VIEWALGEBRA_WORKERS", "spawn")
     return request.param
+
+
+def fork_whatever_the_size(patch: pytest.MonkeyPatch) -> None:
+    """Fork this process however large it is, and keep the fork. The fork starts with this
+    process's pages, so when earlier tests have grown it past ``WORKER_MEMORY_LIMIT`` (any order of
+    the tests, or pytest-xdist's) the fork would be replaced right after its first answer."""
+    patch.setattr(budget, "FORK_LIMIT", 2**40)
+    patch.setattr(budget, "WORKER_MEMORY_LIMIT", 2**40)
 
 
 def _kind() -> str:
@@ -335,7 +343,7 @@ def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     read, write = os.pipe()  # the caller waits for the end of this pipe: no worker may hold it
     previous = signal.signal(signal.SIGTERM, lambda *_: None)
     try:
@@ -358,7 +366,7 @@ def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
 def test_threads_each_get_their_answer_beside_a_forked_worker(monkeypatch):
     # The first query forks; threads started later get fresh interpreters (no fork while another
     # thread runs Python code), and every answer is the one the fork gives.
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     view = _conv()
 
     def by_isl(_: object = None) -> list[va.answers.VectorLength]:  # past the answer cache
@@ -388,7 +396,7 @@ def test_a_forked_worker_answers_as_brute_force(view, data):
     run = view.shape[dim]
     assume(run > 1)  # else the answer 1 needs no ISL
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(budget, "FORK_LIMIT", 2**40)
+        fork_whatever_the_size(patch)
         result = vectorize._answer((view, dim, run, None, False, False, False), 60, "isl")  # noqa: SLF001
         assert _kind() == "fork"
     assert list(result.legal) == legal_lengths(view, dim, run)
@@ -419,7 +427,7 @@ def test_a_host_with_many_open_files_gets_its_answers(start):
 def test_a_fork_that_ends_before_it_is_ready_gives_way_to_fresh_interpreters(monkeypatch):
     from viewalgebra._engine import worker  # noqa: TID251 -- the child's life is replaced
 
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     monkeypatch.setattr(budget, "_CANNOT_FORK", [])
     monkeypatch.setattr(worker, "forked", lambda *_: os._exit(3))
     assert budget.run_bounded(abs, (-7,), 30, "abs") == 7  # the query sent to the fork is answered
