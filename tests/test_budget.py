@@ -121,6 +121,28 @@ def test_ctrl_c_reaches_the_caller_and_leaves_no_worker(start):
         os.kill(pid, 0)
 
 
+def test_ctrl_c_received_by_another_thread_reaches_the_caller(start):
+    # A host with threads of its own (a test runner's, Dask's, a notebook's): the kernel may hand
+    # SIGINT to any of them, and only the main thread runs the handler, once back in Python code.
+    budget.run_bounded(abs, (1,), None, "warm-up")
+    assert _kind() == start
+    pid = budget._THREAD.worker._box[0].pid  # noqa: SLF001
+    idle = threading.Event()
+    other = threading.Thread(target=idle.wait)
+    other.start()
+    threading.Timer(0.3, lambda: signal.pthread_kill(other.ident or 0, signal.SIGINT)).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            budget.run_bounded(time.sleep, (30,), None, "sleep")
+        assert time.monotonic() - started < 1.3
+    finally:
+        idle.set()
+        other.join()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
 def test_a_large_worker_is_replaced_with_the_same_answers(monkeypatch, start):
     view = _conv()
     before = va.max_vector_length(view, 2)
