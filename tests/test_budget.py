@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 
 import pytest
 from hypothesis import assume, given, settings
@@ -32,6 +33,27 @@ def _fresh_worker():
     """Each test starts with a fresh worker: one grown past WORKER_MEMORY_LIMIT by earlier tests
     would be replaced right after its next answer, under the test's feet."""
     budget.stop_workers()
+
+
+@pytest.fixture(autouse=True)
+def _the_test_runners_thread_is_not_counted(monkeypatch):
+    """Under pytest-xdist (the README's test command) this process also runs execnet's receiver
+    thread, started with ``_thread`` so that only ``sys._current_frames`` sees it, and
+    ``may_fork()`` rightly declines to fork beside it: every fork test here would test a fresh
+    interpreter instead. That thread runs none of a worker's code, and a forked worker replaces
+    every stream and closes every descriptor it inherits (``worker.forked``), so it is left out of
+    the count; every thread a test starts is still counted (the thread tests say so)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    every = sys._current_frames
+
+    def started_by_the_runner(frame: FrameType) -> bool:
+        while frame.f_back is not None:
+            frame = frame.f_back
+        return f"{os.sep}execnet{os.sep}" in frame.f_code.co_filename
+
+    monkeypatch.setattr(sys, "_current_frames", lambda: {
+        ident: frame for ident, frame in every().items() if not started_by_the_runner(frame)})
 
 
 @pytest.fixture(params=["fork", "spawn"])
