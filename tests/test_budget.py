@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 
 import pytest
 from hypothesis import assume, given, settings
@@ -34,16 +35,45 @@ def _fresh_worker():
     budget.stop_workers()
 
 
+@pytest.fixture(autouse=True)
+def _the_test_runners_thread_is_not_counted(monkeypatch):
+    """Under pytest-xdist (the README's test command) this process also runs execnet's receiver
+    thread, started with ``_thread`` so that only ``sys._current_frames`` sees it, and
+    ``may_fork()`` rightly declines to fork beside it: every fork test here would test a fresh
+    interpreter instead. That thread runs none of a worker's code, and a forked worker replaces
+    every stream and closes every descriptor it inherits (``worker.forked``), so it is left out of
+    the count; every thread a test starts is still counted (the thread tests say so)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    every = sys._current_frames
+
+    def started_by_the_runner(frame: FrameType) -> bool:
+        while frame.f_back is not None:
+            frame = frame.f_back
+        return f"{os.sep}execnet{os.sep}" in frame.f_code.co_filename
+
+    monkeypatch.setattr(sys, "_current_frames", lambda: {
+        ident: frame for ident, frame in every().items() if not started_by_the_runner(frame)})
+
+
 @pytest.fixture(params=["fork", "spawn"])
 def start(request, monkeypatch) -> str:
     """Workers of either kind: forks of this process (whatever its size) or fresh interpreters."""
     if request.param == "fork":
         if not sys.platform.startswith("linux"):
             pytest.skip("workers are forked on Linux only")
-        monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+        fork_whatever_the_size(monkeypatch)
     else:
         monkeypatch.setenv("VIEWALGEBRA_WORKERS", "spawn")
     return request.param
+
+
+def fork_whatever_the_size(patch: pytest.MonkeyPatch) -> None:
+    """Fork this process however large it is, and keep the fork. The fork starts with this
+    process's pages, so when earlier tests have grown it past ``WORKER_MEMORY_LIMIT`` (any order of
+    the tests, or pytest-xdist's) the fork would be replaced right after its first answer."""
+    patch.setattr(budget, "FORK_LIMIT", 2**40)
+    patch.setattr(budget, "WORKER_MEMORY_LIMIT", 2**40)
 
 
 def _kind() -> str:
@@ -109,6 +139,28 @@ def test_ctrl_c_reaches_the_caller_and_leaves_no_worker(start):
     with pytest.raises(KeyboardInterrupt):
         budget.run_bounded(time.sleep, (30,), None, "sleep")
     assert time.monotonic() - started < 1.3
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_ctrl_c_received_by_another_thread_reaches_the_caller(start):
+    # A host with threads of its own (a test runner's, Dask's, a notebook's): the kernel may hand
+    # SIGINT to any of them, and only the main thread runs the handler, once back in Python code.
+    budget.run_bounded(abs, (1,), None, "warm-up")
+    assert _kind() == start
+    pid = budget._THREAD.worker._box[0].pid  # noqa: SLF001
+    idle = threading.Event()
+    other = threading.Thread(target=idle.wait)
+    other.start()
+    threading.Timer(0.3, lambda: signal.pthread_kill(other.ident or 0, signal.SIGINT)).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            budget.run_bounded(time.sleep, (30,), None, "sleep")
+        assert time.monotonic() - started < 1.3
+    finally:
+        idle.set()
+        other.join()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
 
@@ -335,7 +387,7 @@ def test_the_first_query_of_a_fresh_process_is_a_fork_that_holds_a_short_timeout
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     read, write = os.pipe()  # the caller waits for the end of this pipe: no worker may hold it
     previous = signal.signal(signal.SIGTERM, lambda *_: None)
     try:
@@ -358,7 +410,7 @@ def test_a_forked_worker_holds_nothing_of_the_callers(monkeypatch, capfd):
 def test_threads_each_get_their_answer_beside_a_forked_worker(monkeypatch):
     # The first query forks; threads started later get fresh interpreters (no fork while another
     # thread runs Python code), and every answer is the one the fork gives.
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     view = _conv()
 
     def by_isl(_: object = None) -> list[va.answers.VectorLength]:  # past the answer cache
@@ -388,7 +440,7 @@ def test_a_forked_worker_answers_as_brute_force(view, data):
     run = view.shape[dim]
     assume(run > 1)  # else the answer 1 needs no ISL
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(budget, "FORK_LIMIT", 2**40)
+        fork_whatever_the_size(patch)
         result = vectorize._answer((view, dim, run, None, False, False, False), 60, "isl")  # noqa: SLF001
         assert _kind() == "fork"
     assert list(result.legal) == legal_lengths(view, dim, run)
@@ -419,7 +471,7 @@ def test_a_host_with_many_open_files_gets_its_answers(start):
 def test_a_fork_that_ends_before_it_is_ready_gives_way_to_fresh_interpreters(monkeypatch):
     from viewalgebra._engine import worker  # noqa: TID251 -- the child's life is replaced
 
-    monkeypatch.setattr(budget, "FORK_LIMIT", 2**40)
+    fork_whatever_the_size(monkeypatch)
     monkeypatch.setattr(budget, "_CANNOT_FORK", [])
     monkeypatch.setattr(worker, "forked", lambda *_: os._exit(3))
     assert budget.run_bounded(abs, (-7,), 30, "abs") == 7  # the query sent to the fork is answered

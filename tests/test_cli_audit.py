@@ -71,16 +71,26 @@ def check_outputs(out: Path, document: dict[str, object], source: gw.Provider = 
     assert len(cells) == 2 * len(names)  # problems x accesses
 
 
+def run_apart(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own (``python -m viewalgebra``), this directory importable
+    for ``--provider audit_tiles:provider``: Dask leaves a thread behind in the process that ran a
+    cluster (its offload pool), and a process with another thread never forks its workers
+    (tests/test_budget.py tests forks, in any order of the tests)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-m", "viewalgebra", *args], capture_output=True, text=True,
+                          env=env, timeout=300, check=False)
+
+
 def test_audit_on_a_local_cluster_of_two_workers(inputs, tmp_path):
     problems, configs = inputs
-    result = run("audit", str(problems), "--configs", str(configs), "--workers", "2", "--provider",
+    result = run_apart("audit", str(problems), "--configs", str(configs), "--workers", "2", "--provider",
                  "audit_tiles:provider", "--out", str(tmp_path / "out"), "--json")
     assert result.returncode == 0, result.stderr
     assert result.stderr.startswith("audit: 4 configs, ")  # not a terminal: only the final line
     document = json.loads(result.stdout)
     conforms(document, documented_shapes()["audit"])
     check_outputs(tmp_path / "out", document)
-    text = run("audit", str(problems), "--configs", str(configs), "--limit", "1", "--workers", "1",
+    text = run_apart("audit", str(problems), "--configs", str(configs), "--limit", "1", "--workers", "1",
                "--provider", "audit_tiles:provider", "--out", str(tmp_path / "text"))
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("2 problem(s), 2 config(s), ") and "verdicts: equal " in text.stdout
@@ -106,7 +116,7 @@ def test_audit_on_a_running_scheduler_with_two_workers(inputs, tmp_path):
         started += [_start(["worker", "--scheduler-file", str(file), "--nthreads", "1", "--no-dashboard"])
                     for _ in range(2)]
         # The default provider: rocMLIR's own accesses, built by the recipes in the workers.
-        result = run("audit", str(problems), "--configs", str(configs), "--scheduler", address,
+        result = run_apart("audit", str(problems), "--configs", str(configs), "--scheduler", address,
                      "--out", str(tmp_path / "out"), "--json")
         assert result.returncode == 0, result.stderr
         check_outputs(tmp_path / "out", json.loads(result.stdout), gw.rocmlir_accesses)

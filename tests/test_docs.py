@@ -84,6 +84,16 @@ def test_the_rule_is_checked_on_something() -> None:
     assert not matches("abc", "ab") and not matches("abc\ndef", "abc")
 
 
+def test_ci_runs_the_readmes_test_command() -> None:
+    """.ci/run runs the tests exactly as the README's set-up tells a reader to, options included
+    (pytest-xdist's, which keep the suite within CI's time on 2 cores)."""
+    setup = re.search(r"^```sh\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+    assert setup is not None
+    shown = [line for line in setup[1].splitlines() if " -m pytest" in line]
+    run = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if " -m pytest" in line]
+    assert len(shown) == 1 and run == shown, (shown, run)
+
+
 def test_the_wheel_holds_the_package_and_no_tests(tmp_path: Path) -> None:
     """The wheel builds offline (the test extra brings a setuptools that can) and holds the
     package, its command and its extras, nothing else."""

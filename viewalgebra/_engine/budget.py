@@ -48,6 +48,11 @@ T = TypeVar("T")
 FORK_LIMIT = WORKER_MEMORY_LIMIT // 2
 """Resident bytes of the caller up to which a worker may be forked from it (``may_fork``)."""
 
+SIGNAL_WAKE = 0.1
+"""Seconds the main thread waits on its worker at a time: a signal that another thread of the
+caller received (Ctrl-C in a host that runs threads of its own) runs its handler, and so raises
+``KeyboardInterrupt``, only once the main thread is back in Python code."""
+
 START_ALLOWANCE = 0.9
 """Seconds of starting a worker that do not count against the query that starts it (less than
 a second, so that a timeout holds within ``timeout + 1 s`` with time left to kill the worker)."""
@@ -140,6 +145,10 @@ def may_fork() -> bool:
     if threading.active_count() != 1 or len(sys._current_frames()) != 1:  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
         return False
     return _caller_resident() <= FORK_LIMIT
+
+
+def _wake() -> float | None:
+    return SIGNAL_WAKE if threading.current_thread() is threading.main_thread() else None
 
 
 def _caller_resident() -> int:
@@ -281,7 +290,7 @@ class _Worker:
             if sent:
                 with contextlib.suppress(BrokenPipeError):  # it ended already: seen below
                     send(proc.requests, payload)
-            if receive(proc.replies, late) is not None:
+            if receive(proc.replies, late, _wake()) is not None:
                 return proc, True, sent
             if late is not None and time.monotonic() >= late:
                 return proc, False, sent
@@ -290,7 +299,7 @@ class _Worker:
             _CANNOT_FORK.append(f"a forked worker exited with {code}")
         proc = _Process.spawn()
         self._box[0] = proc
-        if receive(proc.replies, late) is not None:
+        if receive(proc.replies, late, _wake()) is not None:
             return proc, True, False
         if late is not None and time.monotonic() >= late:
             return proc, False, False
@@ -316,7 +325,7 @@ class _Worker:
                     deadline += min(time.monotonic() - start, START_ALLOWANCE)
             if not sent:
                 send(proc.requests, payload)
-            reply = receive(proc.replies, deadline)
+            reply = receive(proc.replies, deadline, _wake())
         except BrokenPipeError:
             reply = None
         except BaseException:  # a timeout or KeyboardInterrupt: the worker is mid-query

@@ -31,15 +31,21 @@ def send(fd: int, payload: bytes) -> None:
         data = data[os.write(fd, data):]
 
 
-def receive(fd: int, deadline: float | None) -> bytes | None:
-    """One length-prefixed message, or ``None`` at end of stream or past the deadline."""
+def receive(fd: int, deadline: float | None, wake: float | None = None) -> bytes | None:
+    """One length-prefixed message, or ``None`` at end of stream or past the deadline. With
+    ``wake``, the wait returns to Python code every ``wake`` seconds: a signal that another thread
+    of this process received (Ctrl-C in a host with threads of its own) is handled by the main
+    thread only there."""
     data = bytearray()
     need = _HEADER.size
     while len(data) < need:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not readable(fd, remaining):
-                return None
+        if deadline is not None or wake is not None:
+            while True:
+                remaining = math.inf if deadline is None else deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                if readable(fd, min(remaining, math.inf if wake is None else wake)):
+                    break
         # Never past this message: the next one may already wait in the pipe.
         chunk = os.read(fd, need - len(data))
         if not chunk:

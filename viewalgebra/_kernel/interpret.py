@@ -134,7 +134,7 @@ def _scatter(access: _Access, memory: dict[str, FloatArray], op: Op,
     for value, result in zip(op.writes, results, strict=True):
         buffer, addresses, valid = access(value)
         targets = addresses[valid]
-        _check_injective(op, value, buffer, targets, np.argwhere(valid))
+        _check_injective(op, value, buffer, targets, valid)
         for other, earlier in written.get(buffer, []):
             shared = np.intersect1d(earlier, targets)
             if shared.size:
@@ -147,12 +147,14 @@ def _scatter(access: _Access, memory: dict[str, FloatArray], op: Op,
         memory[buffer].reshape(-1)[targets] = elements
 
 
-def _check_injective(op: Op, value: str, buffer: str, targets: IntArray, points: IntArray) -> None:
-    """Raise if two valid points (rows of ``points``, in ``targets`` order) share an address."""
+def _check_injective(op: Op, value: str, buffer: str, targets: IntArray, valid: BoolArray) -> None:
+    """Raise if two valid points (``targets`` holds their addresses in the order of
+    ``np.argwhere(valid)``) share an address."""
     order = np.argsort(targets, kind="stable")
     ordered = targets[order]
     duplicates = np.flatnonzero(ordered[1:] == ordered[:-1])
     if duplicates.size:
+        points = np.argwhere(valid)  # only to name the two points: a pass over every point
         k = int(duplicates[0])
         first = [int(c) for c in points[order[k]]]
         second = [int(c) for c in points[order[k + 1]]]
