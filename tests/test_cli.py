@@ -374,6 +374,46 @@ def test_check_of_mlir_with_nothing_to_check_says_0_views_and_exits_0(tmp_path, 
     assert directory.returncode == 1 and "viewalgebra:" not in directory.stderr
 
 
+DYNAMIC_ONLY = ('func.func @f(%a: memref<?x4xf32>) {\n  %0 = rock.transform %a by <affine_map<(d0, d1) -> (d1, d0)> '
+                'by [<PassThrough ["a", "b"] at [0, 1] -> ["b", "a"] at [1, 0]>] bounds = [4, 4] -> [4, 4]> : '
+                'memref<?x4xf32> to memref<4x4xf32>\n  return\n}\n')
+
+
+@pytest.mark.parametrize("command", ["show", "invert", "vectorize", "draw", "emit-lit"])
+@pytest.mark.parametrize("content", ["// only a comment\n", "func.func @g(%a: memref<4xf32>) {\n  return\n}\n"])
+def test_every_command_says_nothing_to_do_and_exits_0_on_mlir_with_no_view(tmp_path, command, content):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    out = tmp_path / "x.svg"
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(out)]}.get(command, [])
+    result = run(command, str(path), *extra)
+    assert result.returncode == 0 and not out.exists()
+    verb = "write a test of" if command == "emit-lit" else command
+    said = f"{path}: 0 views and 0 maps, nothing to {verb}\n" if command != "emit-lit" else ""
+    assert (result.stdout, result.stderr) == (said, f"viewalgebra: {path}: 0 views, nothing to {verb}\n"
+                                              if command == "emit-lit" else "")
+    document = run(command, str(path), "--json", *extra)
+    assert document.returncode == 0 and document.stdout.count("\n{") == 0
+    conforms(json.loads(document.stdout), documented_shapes()[command.replace("-", "_")])
+    if command in ("vectorize", "draw"):  # a view not analysed is said, and nothing is left to do
+        path.write_text(DYNAMIC_ONLY)
+        dynamic = run(command, str(path), *extra)
+        assert dynamic.returncode == 0 and not out.exists()
+        assert dynamic.stdout == f"{path}: 1 view(s) not analysed and no other view, nothing to {command}\n"
+        assert dynamic.stderr == f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
+    if command == "emit-lit":  # a directory of such files too
+        assert run(command, str(tmp_path)).returncode == 0
+
+
+def test_draw_asked_for_a_view_not_analysed_says_so(tmp_path):
+    path = tmp_path / "dynamic.mlir"
+    path.write_text(DYNAMIC_ONLY)
+    for view in ("%0", "2"):
+        result = run("draw", str(path), "--view", view, "-o", str(tmp_path / "x.svg"))
+        assert result.returncode == 2
+        assert result.stderr == f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
+
+
 @pytest.mark.parametrize("generic", [[], ["--generic"]])
 @pytest.mark.parametrize("content", ["// only a comment\n", "module {\n}\n"])
 def test_regularize_with_nothing_to_do_writes_the_input_back_and_exits_0(tmp_path, content, generic):

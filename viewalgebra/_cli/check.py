@@ -31,7 +31,7 @@ from .entries import (
     vectors,
     view_fields,
 )
-from .errors import InputError, error_object
+from .errors import error_object
 from .inputs import Input
 from .output import Differences, FileReport
 from .stream import Command, Entry, run_report
@@ -84,12 +84,6 @@ class Check(Command):
             self.tally.map(entry)
         for entry in views:
             self.tally.view(entry)
-
-    def counts(self, source: Input, maps: int, views: int) -> None:
-        """A file of MLIR with nothing to check (only comments, or only ops that make no view)
-        is checked: its report says "0 views"; text that is not MLIR is bad input."""
-        if not maps and not views and not (source.path is not None and _reads_as_mlir(source)):
-            raise InputError("holds no transform map or view and no function", file=source.label)
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
         if source.path is not None:
@@ -187,19 +181,6 @@ def differences(kind: str, entry: Entry) -> list[tuple[int, str]]:
                          f"{s['addresses'][1]}" if s["witness"] is not None else
                          f"simplify leaves {s['maps']} map(s) over {s['buffer']}")))
     return found
-
-
-def _reads_as_mlir(source: Input) -> bool:
-    """Whether the strict reader reads the file to its end (functions read or not, a module,
-    aliases, or nothing but comments)."""
-    from .._mlir import iter_mlir_parts
-
-    try:
-        for _ in iter_mlir_parts(source.parts(), errors="collect"):
-            pass
-    except ViewAlgebraError:
-        return False
-    return True
 
 
 def _kernels(source: Input) -> Iterator[Entry]:

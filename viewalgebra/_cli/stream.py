@@ -79,10 +79,15 @@ class Command:
     def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
         return None
 
-    def counts(self, source: Input, maps: int, views: int) -> None:
-        """Raise ``InputError`` for a file that lacks what the command answers."""
-        if not maps and not views:
-            raise InputError("holds no transform map or view", file=source.label)
+    def nothing(self, source: Input, maps: int, views: int, noted: int) -> str | None:
+        """What a file that holds nothing for the command says (a success: only comments, or
+        only ops that make no view), or ``None``; ``InputError`` for a file that lacks what the
+        command answers, or that is not MLIR. ``noted``: views not analysed (a dynamic size)."""
+        if maps or views or noted:
+            return None
+        if source.path is not None and source.reads_as_mlir():
+            return f"0 views and 0 maps, nothing to {self.name}"
+        raise InputError("holds no transform map or view and no function", file=source.label)
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
         """End a file's report (``roots``: the scan saw a fusion-root op)."""
@@ -130,8 +135,8 @@ class FileRun:
     def __init__(self, command: Command, source: Input, report: FileReport) -> None:
         self.command, self.source, self.report = command, source, report
         self.label = source.label
-        self.maps = self.views = 0
-        """Maps read, views built so far."""
+        self.maps = self.views = self.noted = 0
+        """Maps read, views built, views not analysed (a dynamic size) so far."""
         self.broken = False
         """A map of the file was rejected."""
         self.pending: ParsedView | None = None
@@ -204,6 +209,7 @@ class FileRun:
         views: list[tuple[str, View, int]] = []
         for v in batch.views:
             if v.note:  # valid MLIR this library does not analyse: said, and the file goes on
+                self.noted += 1
                 print(f"viewalgebra: {self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}",
                       file=sys.stderr)
             elif v.view is not None:
@@ -222,12 +228,14 @@ class FileRun:
         if batch.last:
             if self.pending is not None:
                 raise unbuilt(self.pending)
-            self.command.counts(self.source, self.maps, self.views)
+            nothing = self.command.nothing(self.source, self.maps, self.views, self.noted)
             chosen = self.command.chosen
             if chosen is not None and not self.found:
                 names = ", ".join(self.names) + (", ..." if self.more_names else "") or "none"
                 raise InputError(f"no view {chosen} (names: {names}; or give the view's line)",
                                  file=self.label)
+            if nothing is not None:
+                self.report.nothing = nothing
         chosen = self.command.chosen
         maps = [e for m in batch.maps if (e := self.command.map_entry(self.label, m)) is not None]
         entries = [e for name, view, line in views if chosen in (None, name, str(line))

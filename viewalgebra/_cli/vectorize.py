@@ -32,12 +32,14 @@ class Vectorize(Command):
             entry["error"] = error_object(e, file=label, line=line, what=f"view {name}: ")
         return entry
 
-    def counts(self, source: Input, maps: int, views: int) -> None:
+    def nothing(self, source: Input, maps: int, views: int, noted: int) -> str | None:
+        if not views and noted:  # each said on stderr
+            return f"{noted} view(s) not analysed and no other view, nothing to vectorize"
         if not views and maps:
             raise InputError(f"holds {maps} transform map(s) but no view (a chain of rock.transform ops on a "
                              "value) to vectorize; give one map as text to see it over a row-major buffer",
                              file=source.label)
-        super().counts(source, maps, views)
+        return super().nothing(source, maps, views, noted)
 
 
 def run(args: argparse.Namespace) -> int:
