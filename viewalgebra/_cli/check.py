@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._analyses.vectorize import max_vector_length
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap
 from .._maps.view import View
 from ..errors import ViewAlgebraError
@@ -68,8 +69,9 @@ class Check(Command):
             entry["inverse"] = inverse(m.map) if usable else None
         return entry
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
-        found = lint_of(view)
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
+        found = lint_of(view) + typed  # the written types: what lint of the view cannot see
         usable = unusable(found) is None
         entry = view_fields(name, view, line)
         entry["findings"] = findings(found)

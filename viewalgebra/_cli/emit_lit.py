@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
             cases += [c for c in found if args.all or c.differs]
         if not views and not left_out and (maps or not all(source.reads_as_mlir() for source in sources)):
             raise InputError((f"holds {maps} transform map(s) but no view" if maps else "holds no view")
-                             + " (a chain of rock.transform ops on a value) to write a test of", file=args.input)
+                             + " (a chain of rock.transform ops on a value) to write a test of",
+                             file=args.input)
         text = lit_text(cases, generic=args.generic) if cases else ""
         if cases and args.output:
             write_text(args.output, text)

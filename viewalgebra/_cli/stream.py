@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._maps.buffer import Buffer
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap, read_transform_map
 from .._maps.view import View
 from .._mlir.scan import ParsedView, Scanner
@@ -76,7 +77,8 @@ class Command:
     def map_entry(self, label: str, m: ParsedMap) -> Entry | None:
         return None
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         return None
 
     def nothing(self, source: Input, maps: int, views: int, noted: int) -> str | None:
@@ -206,14 +208,14 @@ class FileRun:
         self.broken = self.broken or any(m.map is None for m in batch.maps)
         if self.broken:
             self.pending = None
-        views: list[tuple[str, View, int]] = []
+        views: list[tuple[str, View, int, tuple[Finding, ...]]] = []
         for v in batch.views:
             if v.note:  # valid MLIR this library does not analyse: said, and the file goes on
                 self.noted += 1
                 print(f"viewalgebra: {self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}",
                       file=sys.stderr)
             elif v.view is not None:
-                views.append((v.name, v.view, v.line))
+                views.append((v.name, v.view, v.line, v.findings))
             elif not self.command.skips_broken_views:
                 raise unbuilt(v)
             elif not self.broken and self.pending is None:
@@ -238,15 +240,15 @@ class FileRun:
                 self.report.nothing = nothing
         chosen = self.command.chosen
         maps = [e for m in batch.maps if (e := self.command.map_entry(self.label, m)) is not None]
-        entries = [e for name, view, line in views if chosen in (None, name, str(line))
-                   and (e := self.command.view_entry(self.label, name, view, line)) is not None]
+        entries = [e for name, view, line, typed in views if chosen in (None, name, str(line))
+                   and (e := self.command.view_entry(self.label, name, view, line, typed)) is not None]
         self.report.add(maps, entries)
         self.command.added(maps, entries)
 
-    def _names(self, views: list[tuple[str, View, int]]) -> None:
+    def _names(self, views: list[tuple[str, View, int, tuple[Finding, ...]]]) -> None:
         chosen = self.command.chosen
         self.views += len(views)
-        for name, _, line in views:
+        for name, _, line, _ in views:
             self.found = self.found or chosen in (name, str(line))
             if len(self.names) < NAMES:
                 self.names[name] = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._maps.lint import Finding
 from .._maps.view import View
 from ..errors import ViewAlgebraError
 from .entries import lint_of, unusable, unusable_error, vectors, view_fields
@@ -20,7 +21,8 @@ class Vectorize(Command):
     def reports_maps(self) -> bool:
         return False
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         bad = unusable(lint_of(view))
         entry = view_fields(name, view, line)
         if bad is not None:
