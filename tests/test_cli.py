@@ -431,6 +431,13 @@ def test_every_command_says_nothing_to_do_and_exits_0_on_mlir_with_no_view(tmp_p
         assert run(command, str(tmp_path)).returncode == 0
 
 
+def test_draw_of_a_map_that_is_not_rocmlir_syntax_says_why_as_show_does(tmp_path):
+    said = [run(command, "<garbage", *extra).stderr for command, extra in (
+        ("show", []), ("draw", ["-o", str(tmp_path / "x.svg")]))]
+    assert said == ["viewalgebra: <map>:1:2: expected 'affine_map' or an affine map alias such as '#map', "
+                    "found 'garbage'\n"] * 2
+
+
 def test_draw_asked_for_a_view_not_analysed_says_so(tmp_path):
     path = tmp_path / "dynamic.mlir"
     path.write_text(DYNAMIC_ONLY)

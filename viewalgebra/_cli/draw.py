@@ -15,7 +15,7 @@ from .._maps.buffer import Buffer
 from .._maps.syntax import ParsedMap, read_transform_map
 from .._maps.view import View
 from .._mlir.scan import ParsedView, Scanner
-from ..errors import ViewAlgebraError
+from ..errors import TransformParseError, ViewAlgebraError
 from .errors import InputError, bad_input
 from .inputs import MAP, Input, inputs, write_text
 from .stream import NAMES, unbuilt
@@ -126,7 +126,10 @@ def _items(args: argparse.Namespace, source: Input) -> Iterator[ParsedMap | Pars
     """The maps and views of a file in file order, read as they are asked for; a map given as
     text is seen over a row-major buffer of ``--dtype``."""
     if source.path is None:
-        m = read_transform_map(source.text, strict=False)
+        try:
+            m = read_transform_map(source.text, strict=False)
+        except TransformParseError as e:  # said as the other commands say it
+            raise InputError(e.reason, file=MAP, line=e.line, column=e.column) from e
         if m.map is None:
             raise m.error or InputError("not a transform map", file=MAP)
         yield ParsedView("map", View(Buffer(m.map.lower_bounds, args.dtype), (m.map,), strict=False), 1, 1)
