@@ -438,13 +438,16 @@ def test_draw_of_a_map_that_is_not_rocmlir_syntax_says_why_as_show_does(tmp_path
                     "found 'garbage'\n"] * 2
 
 
-def test_draw_asked_for_a_view_not_analysed_says_so(tmp_path):
+@pytest.mark.parametrize("command", ["show", "invert", "vectorize", "draw"])
+def test_a_view_asked_for_that_is_not_analysed_says_so(tmp_path, command):
     path = tmp_path / "dynamic.mlir"
     path.write_text(DYNAMIC_ONLY)
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(tmp_path / "x.svg")]}.get(command, [])
+    said = f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
     for view in ("%0", "2"):
-        result = run("draw", str(path), "--view", view, "-o", str(tmp_path / "x.svg"))
-        assert result.returncode == 2
-        assert result.stderr == f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
+        result = run(command, str(path), "--view", view, *extra)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr == said
 
 
 @pytest.mark.parametrize("generic", [[], ["--generic"]])

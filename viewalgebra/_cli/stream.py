@@ -148,6 +148,8 @@ class FileRun:
         self.more_names = False
         self.found = False
         """A view ``--view`` names was read."""
+        self.unanalysed: ParsedView | None = None
+        """The first view ``--view`` names that is not analysed (a dynamic size)."""
         self.expected: bool | None = None
         self.scanner = Scanner(unreadable="raise")
 
@@ -212,8 +214,10 @@ class FileRun:
         for v in batch.views:
             if v.note:  # valid MLIR this library does not analyse: said, and the file goes on
                 self.noted += 1
-                print(f"viewalgebra: {self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}",
-                      file=sys.stderr)
+                if self.command.chosen in (v.name, str(v.line)) and self.unanalysed is None:
+                    self.unanalysed = v  # said at the end: the error if no other view is chosen
+                else:
+                    print(f"viewalgebra: {self._not_analysed(v)}", file=sys.stderr)
             elif v.view is not None:
                 views.append((v.name, v.view, v.line, v.findings))
             elif not self.command.skips_broken_views:
@@ -232,6 +236,12 @@ class FileRun:
                 raise unbuilt(self.pending)
             nothing = self.command.nothing(self.source, self.maps, self.views, self.noted)
             chosen = self.command.chosen
+            if self.unanalysed is not None and not self.found:
+                v = self.unanalysed
+                raise InputError(f"view {v.name}: not analysed: {v.note}", file=self.label, line=v.line,
+                                 column=v.column)
+            if self.unanalysed is not None:
+                print(f"viewalgebra: {self._not_analysed(self.unanalysed)}", file=sys.stderr)
             if chosen is not None and not self.found:
                 names = ", ".join(self.names) + (", ..." if self.more_names else "") or "none"
                 raise InputError(f"no view {chosen} (names: {names}; or give the view's line)",
@@ -244,6 +254,9 @@ class FileRun:
                    and (e := self.command.view_entry(self.label, name, view, line, typed)) is not None]
         self.report.add(maps, entries)
         self.command.added(maps, entries)
+
+    def _not_analysed(self, v: ParsedView) -> str:
+        return f"{self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}"
 
     def _names(self, views: list[tuple[str, View, int, tuple[Finding, ...]]]) -> None:
         chosen = self.command.chosen
