@@ -2,7 +2,8 @@
 shaded and the maximal vector runs outlined. The file is read a part at a time until its view
 (``--view LINE``, else the first) is read; what follows is not read. A view named by
 ``--view NAME`` is drawn when the file is read (a second view of that name asks for its
-line)."""
+line: names are unique only within a function, so no earlier point can tell). A file with no
+view to draw (nothing to do) says so and writes no picture."""
 
 from __future__ import annotations
 

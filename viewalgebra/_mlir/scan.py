@@ -5,9 +5,10 @@ It reads the file with the reader's lexer (``viewalgebra/_maps/lexer.py``) and t
 transform maps, affine maps and types, a top-level statement at a time (a function, an alias, an
 op), and resolves aliases as the reader does: each name means its latest definition before the
 use, and a ``// -----`` section forgets them. Unlike ``read_mlir`` it builds no kernel graph and
-checks no type against a map: rocMLIR's own tests apply maps to buffers of other shapes
+refuses no type that contradicts a map: rocMLIR's own tests apply maps to buffers of other shapes
 (``@rock_gemm`` in ``input-output-fusion-regularize.mlir`` views a ``1x32x16`` buffer through
-``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still lints them. A map that cannot be
+``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still lints them (a result type that
+contradicts its map is a finding of the view, ``ParsedView.findings``). A map that cannot be
 read is reported where it is; the rest of the file is still read.
 
 ``Scanner`` reads a file a part at a time (``text_parts``), carrying the aliases of the section
