@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import viewalgebra as va
+
 ROOT = Path(__file__).parent.parent
 EXAMPLE = ROOT / "examples" / "conv2d_fwd_nchw.mlir"
 
@@ -175,14 +177,38 @@ def test_check_counts_lint_findings_in_its_header_and_summary_and_names_the_firs
     result = run("check", str(path))
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[:2] == [f"{path}: rocMLIR's rules give the exact answers here, and 1 lint finding(s) "
+    assert lines[:2] == [f"{path}: rocMLIR's rules give the exact answers here, and 2 lint finding(s) "
                          "(details below, summary at the end)",
                          "  the first lint finding: view %3 (line 60): chain: map 0: lower bounds [802816] != the "
                          "buffer shape [3211264]"]
-    assert lines[-1].startswith("summary: 21 view(s)") and lines[-1].endswith("; 1 lint finding(s)")
-    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["lint_findings"] == 1
+    # the same op's result type contradicts the map's upper bounds too
+    assert ("  lint: chain: map 0: upper bounds [1, 3136, 256] != the shape [1, 12544, 256] of the result type "
+            "memref<1x12544x256xf32> (rock.transform at 60:3)") in lines
+    assert lines[-1].startswith("summary: 21 view(s)") and lines[-1].endswith("; 2 lint finding(s)")
+    assert json.loads(run("check", "--json", str(path)).stdout)["summary"]["lint_findings"] == 2
     clean = run("check", str(EXAMPLE)).stdout.splitlines()
     assert "lint finding" not in clean[0] + clean[1] and clean[-1].endswith("; 0 lint finding(s)")
+
+
+def test_check_lints_a_result_type_that_contradicts_its_maps_upper_bounds(tmp_path):
+    unmerge = ('<affine_map<(d0, d1) -> (d0 * 8 + d1)> by [<Unmerge{{4, 8}} ["a", "b"] at [0, 1] -> ["r"] at [0]>] '
+               'bounds = [4, 8] -> [32]> : memref<32xf32> to memref<{}xf32>')
+    transpose = ('<affine_map<(d0, d1) -> (d1, d0)> by [<PassThrough ["a", "b"] at [0, 1] -> ["a", "b"] at [1, 0]>] '
+                 'bounds = [8, 4] -> [4, 8]> : memref<{}xf32> to memref<8x4xf32>')
+    path = tmp_path / "typed.mlir"
+    for written, found in (("4x8", 0), ("2x16", 1)):
+        path.write_text(f"func.func @f(%a: memref<32xf32>) {{\n  %0 = rock.transform %a by {unmerge.format(written)}"
+                        f"\n    %1 = rock.transform %0 by {transpose.format(written)}\n  return\n}}\n")
+        result = run("check", str(path))
+        assert result.returncode == (1 if found else 0)
+        report = json.loads(run("check", "--json", str(path)).stdout)
+        assert report["summary"]["lint_findings"] == found
+        assert [f for v in report["views"] for f in v["findings"]] == [] if not found else [{
+            "code": "chain", "message": "upper bounds [4, 8] != the shape [2, 16] of the result type "
+            "memref<2x16xf32> (rock.transform at 2:3)", "map_index": 1, "point": None}]
+    assert result.stdout.startswith(f"{path}: rocMLIR's rules give the exact answers here, and 1 lint finding(s)")
+    (view,) = va.text.parse_mlir_views(path.read_text())
+    assert [str(f) for f in view.findings] == [f"chain: map 1: {report['views'][0]['findings'][0]['message']}"]
 
 
 def test_a_transpose_shows_which_upper_dim_lands_where():
@@ -372,6 +398,56 @@ def test_check_of_mlir_with_nothing_to_check_says_0_views_and_exits_0(tmp_path, 
     (tmp_path / "view.mlir").write_text((ROOT / "examples/rocmlir_differences.mlir").read_text())
     directory = run("check", str(tmp_path))  # a directory is not failed by it
     assert directory.returncode == 1 and "viewalgebra:" not in directory.stderr
+
+
+DYNAMIC_ONLY = ('func.func @f(%a: memref<?x4xf32>) {\n  %0 = rock.transform %a by <affine_map<(d0, d1) -> (d1, d0)> '
+                'by [<PassThrough ["a", "b"] at [0, 1] -> ["b", "a"] at [1, 0]>] bounds = [4, 4] -> [4, 4]> : '
+                'memref<?x4xf32> to memref<4x4xf32>\n  return\n}\n')
+
+
+@pytest.mark.parametrize("command", ["show", "invert", "vectorize", "draw", "emit-lit"])
+@pytest.mark.parametrize("content", ["// only a comment\n", "func.func @g(%a: memref<4xf32>) {\n  return\n}\n"])
+def test_every_command_says_nothing_to_do_and_exits_0_on_mlir_with_no_view(tmp_path, command, content):
+    path = tmp_path / "empty.mlir"
+    path.write_text(content)
+    out = tmp_path / "x.svg"
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(out)]}.get(command, [])
+    result = run(command, str(path), *extra)
+    assert result.returncode == 0 and not out.exists()
+    verb = "write a test of" if command == "emit-lit" else command
+    said = f"{path}: 0 views and 0 maps, nothing to {verb}\n" if command != "emit-lit" else ""
+    assert (result.stdout, result.stderr) == (said, f"viewalgebra: {path}: 0 views, nothing to {verb}\n"
+                                              if command == "emit-lit" else "")
+    document = run(command, str(path), "--json", *extra)
+    assert document.returncode == 0 and document.stdout.count("\n{") == 0
+    conforms(json.loads(document.stdout), documented_shapes()[command.replace("-", "_")])
+    if command in ("vectorize", "draw"):  # a view not analysed is said, and nothing is left to do
+        path.write_text(DYNAMIC_ONLY)
+        dynamic = run(command, str(path), *extra)
+        assert dynamic.returncode == 0 and not out.exists()
+        assert dynamic.stdout == f"{path}: 1 view(s) not analysed and no other view, nothing to {command}\n"
+        assert dynamic.stderr == f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
+    if command == "emit-lit":  # a directory of such files too
+        assert run(command, str(tmp_path)).returncode == 0
+
+
+def test_draw_of_a_map_that_is_not_rocmlir_syntax_says_why_as_show_does(tmp_path):
+    said = [run(command, "<garbage", *extra).stderr for command, extra in (
+        ("show", []), ("draw", ["-o", str(tmp_path / "x.svg")]))]
+    assert said == ["viewalgebra: <map>:1:2: expected 'affine_map' or an affine map alias such as '#map', "
+                    "found 'garbage'\n"] * 2
+
+
+@pytest.mark.parametrize("command", ["show", "invert", "vectorize", "draw"])
+def test_a_view_asked_for_that_is_not_analysed_says_so(tmp_path, command):
+    path = tmp_path / "dynamic.mlir"
+    path.write_text(DYNAMIC_ONLY)
+    extra = {"vectorize": ["--dim", "0"], "draw": ["-o", str(tmp_path / "x.svg")]}.get(command, [])
+    said = f"viewalgebra: {path}:2:3: view %0: not analysed: dynamic size (memref<?x4xf32>)\n"
+    for view in ("%0", "2"):
+        result = run(command, str(path), "--view", view, *extra)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr == said
 
 
 @pytest.mark.parametrize("generic", [[], ["--generic"]])

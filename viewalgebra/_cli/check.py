@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._analyses.vectorize import max_vector_length
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap
 from .._maps.view import View
 from ..errors import ViewAlgebraError
@@ -31,7 +32,7 @@ from .entries import (
     vectors,
     view_fields,
 )
-from .errors import InputError, error_object
+from .errors import error_object
 from .inputs import Input
 from .output import Differences, FileReport
 from .stream import Command, Entry, run_report
@@ -68,8 +69,9 @@ class Check(Command):
             entry["inverse"] = inverse(m.map) if usable else None
         return entry
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
-        found = lint_of(view)
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
+        found = lint_of(view) + typed  # the written types: what lint of the view cannot see
         usable = unusable(found) is None
         entry = view_fields(name, view, line)
         entry["findings"] = findings(found)
@@ -84,12 +86,6 @@ class Check(Command):
             self.tally.map(entry)
         for entry in views:
             self.tally.view(entry)
-
-    def counts(self, source: Input, maps: int, views: int) -> None:
-        """A file of MLIR with nothing to check (only comments, or only ops that make no view)
-        is checked: its report says "0 views"; text that is not MLIR is bad input."""
-        if not maps and not views and not (source.path is not None and _reads_as_mlir(source)):
-            raise InputError("holds no transform map or view and no function", file=source.label)
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
         if source.path is not None:
@@ -187,19 +183,6 @@ def differences(kind: str, entry: Entry) -> list[tuple[int, str]]:
                          f"{s['addresses'][1]}" if s["witness"] is not None else
                          f"simplify leaves {s['maps']} map(s) over {s['buffer']}")))
     return found
-
-
-def _reads_as_mlir(source: Input) -> bool:
-    """Whether the strict reader reads the file to its end (functions read or not, a module,
-    aliases, or nothing but comments)."""
-    from .._mlir import iter_mlir_parts
-
-    try:
-        for _ in iter_mlir_parts(source.parts(), errors="collect"):
-            pass
-    except ViewAlgebraError:
-        return False
-    return True
 
 
 def _kernels(source: Input) -> Iterator[Entry]:

@@ -27,13 +27,15 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("needs an .mlir file or a directory of them", file=MAP)
         cases: list[LitCase] = []
         left_out: list[str] = []
-        views = 0
+        views = maps = 0
         for source in sources:
-            found = file_cases(source, left_out)
+            found, read = file_cases(source, left_out)
+            maps += read
             views += len(found)
             cases += [c for c in found if args.all or c.differs]
-        if not views:
-            raise InputError("holds no view (a chain of rock.transform ops on a value) to write a test of",
+        if not views and not left_out and (maps or not all(source.reads_as_mlir() for source in sources)):
+            raise InputError((f"holds {maps} transform map(s) but no view" if maps else "holds no view")
+                             + " (a chain of rock.transform ops on a value) to write a test of",
                              file=args.input)
         text = lit_text(cases, generic=args.generic) if cases else ""
         if cases and args.output:
@@ -46,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"input": args.input, "output": args.output, "views": views,
                           "cases": [case_entry(c) for c in cases], "left_out": left_out}
                          | ({} if args.output else {"mlir": text}), indent=2))
+    elif not views:  # MLIR with no view to answer: nothing to do
+        print(f"viewalgebra: {args.input}: 0 views, nothing to write a test of", file=sys.stderr)
     elif not cases:
         print(f"viewalgebra: {args.input}: rocMLIR's answers equal the exact ones on all {views} view(s); "
               "nothing written (--all writes every view)", file=sys.stderr)
@@ -56,17 +60,20 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(c.unsound for c in cases) else 0
 
 
-def file_cases(source: Input, left_out: list[str]) -> list[LitCase]:
-    """A case per view of the file (every dim compared); views that cannot be built or answered
-    are noted in ``left_out``."""
+def file_cases(source: Input, left_out: list[str]) -> tuple[list[LitCase], int]:
+    """A case per view of the file (every dim compared), and the number of maps read; views
+    that cannot be built or answered are noted in ``left_out``."""
     stem = Path(source.label).stem
     found: list[LitCase] = []
+    maps = 0
     for item in Scanner().read(source.parts()):
         if not isinstance(item, ParsedView):
+            maps += 1
             continue
         where = f"{source.label}:{item.line}: view {item.name}"
         if item.view is None:
-            left_out.append(f"{where} left out: {item.error or 'cannot be built'}")
+            why = item.error or (f"not analysed: {item.note}" if item.note else "cannot be built")
+            left_out.append(f"{where} left out: {why}")
             continue
         bad = unusable(lint_of(item.view))
         if bad is not None:
@@ -76,7 +83,7 @@ def file_cases(source: Input, left_out: list[str]) -> list[LitCase]:
             found.append(lit_case(symbol(f"{stem}_l{item.line}"), item.view, where))
         except ViewAlgebraError as e:  # e.g. a query past its time limit: that view alone
             left_out.append(f"{where} left out: {e}")
-    return found
+    return found, maps
 
 
 def case_entry(c: LitCase) -> dict[str, Any]:

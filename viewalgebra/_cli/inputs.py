@@ -54,6 +54,23 @@ class Input:
         return False
 
 
+    def reads_as_mlir(self) -> bool:
+        """Whether the reader reads the file to its end (functions read or not, a module,
+        aliases, or nothing but comments): a file that holds nothing for a command is MLIR
+        with nothing in it, not text that is not MLIR."""
+        from .._mlir import iter_mlir_parts
+        from ..errors import ViewAlgebraError
+
+        if self.path is None:
+            return False
+        try:
+            for _ in iter_mlir_parts(self.parts(), errors="collect"):
+                pass
+        except ViewAlgebraError:
+            return False
+        return True
+
+
 def inputs(arg: str, command: str, recursive: bool = False) -> list[Input]:
     """The inputs an argument names: a file, the ``.mlir`` files of a directory (``check`` and
     ``emit-lit``; with ``recursive``, of its whole tree), or a transform map given as text (a file

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap
 from .._maps.view import View
 from .entries import inverse, lint_of, map_fields, unusable, unusable_error, view_fields
@@ -28,7 +29,8 @@ class Invert(Command):
         entry["inverse"] = inverse(m.map) if bad is None else None
         return entry
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         if self.chosen is None:
             return None
         bad = unusable(lint_of(view))

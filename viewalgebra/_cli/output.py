@@ -123,6 +123,9 @@ class FileReport:
     def __init__(self, output: Output, label: str) -> None:
         self.output = output
         self.label = label
+        self.nothing = ""
+        """What a file with nothing for the command says (``0 views and 0 maps, nothing to
+        show``): the text's one line (``check`` says it in its head)."""
 
     def add(self, maps: list[Entry], views: list[Entry]) -> None:
         raise NotImplementedError
@@ -223,7 +226,7 @@ class TextReport(FileReport):
         self._copy(self.views)
         self._copy(self.kernels)
         if not self.wrote:
-            self._direct([f"{self.label}: no transform maps"])
+            self._direct([f"{self.label}: {self.nothing or 'no transform maps'}"])
         if summary is not None:
             self._direct([summary_line(summary)])
             self.output.summaries = total([self.output.summaries, summary])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap
 from .._maps.view import View
 from .entries import address, formulas, lint_of, map_fields, moves, unusable, unusable_error, view_fields
@@ -26,7 +27,8 @@ class Show(Command):
             entry["moves"] = moved
         return entry
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         bad = unusable(lint_of(view))
         entry = view_fields(name, view, line)
         if bad is not None:

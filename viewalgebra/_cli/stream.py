@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._maps.buffer import Buffer
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap, read_transform_map
 from .._maps.view import View
 from .._mlir.scan import ParsedView, Scanner
@@ -76,13 +77,19 @@ class Command:
     def map_entry(self, label: str, m: ParsedMap) -> Entry | None:
         return None
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         return None
 
-    def counts(self, source: Input, maps: int, views: int) -> None:
-        """Raise ``InputError`` for a file that lacks what the command answers."""
-        if not maps and not views:
-            raise InputError("holds no transform map or view", file=source.label)
+    def nothing(self, source: Input, maps: int, views: int, noted: int) -> str | None:
+        """What a file that holds nothing for the command says (a success: only comments, or
+        only ops that make no view), or ``None``; ``InputError`` for a file that lacks what the
+        command answers, or that is not MLIR. ``noted``: views not analysed (a dynamic size)."""
+        if maps or views or noted:
+            return None
+        if source.path is not None and source.reads_as_mlir():
+            return f"0 views and 0 maps, nothing to {self.name}"
+        raise InputError("holds no transform map or view and no function", file=source.label)
 
     def finish(self, source: Input, report: FileReport, roots: bool) -> None:
         """End a file's report (``roots``: the scan saw a fusion-root op)."""
@@ -130,8 +137,8 @@ class FileRun:
     def __init__(self, command: Command, source: Input, report: FileReport) -> None:
         self.command, self.source, self.report = command, source, report
         self.label = source.label
-        self.maps = self.views = 0
-        """Maps read, views built so far."""
+        self.maps = self.views = self.noted = 0
+        """Maps read, views built, views not analysed (a dynamic size) so far."""
         self.broken = False
         """A map of the file was rejected."""
         self.pending: ParsedView | None = None
@@ -141,6 +148,8 @@ class FileRun:
         self.more_names = False
         self.found = False
         """A view ``--view`` names was read."""
+        self.unanalysed: ParsedView | None = None
+        """The first view ``--view`` names that is not analysed (a dynamic size)."""
         self.expected: bool | None = None
         self.scanner = Scanner(unreadable="raise")
 
@@ -201,13 +210,16 @@ class FileRun:
         self.broken = self.broken or any(m.map is None for m in batch.maps)
         if self.broken:
             self.pending = None
-        views: list[tuple[str, View, int]] = []
+        views: list[tuple[str, View, int, tuple[Finding, ...]]] = []
         for v in batch.views:
             if v.note:  # valid MLIR this library does not analyse: said, and the file goes on
-                print(f"viewalgebra: {self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}",
-                      file=sys.stderr)
+                self.noted += 1
+                if self.command.chosen in (v.name, str(v.line)) and self.unanalysed is None:
+                    self.unanalysed = v  # said at the end: the error if no other view is chosen
+                else:
+                    print(f"viewalgebra: {self._not_analysed(v)}", file=sys.stderr)
             elif v.view is not None:
-                views.append((v.name, v.view, v.line))
+                views.append((v.name, v.view, v.line, v.findings))
             elif not self.command.skips_broken_views:
                 raise unbuilt(v)
             elif not self.broken and self.pending is None:
@@ -222,23 +234,34 @@ class FileRun:
         if batch.last:
             if self.pending is not None:
                 raise unbuilt(self.pending)
-            self.command.counts(self.source, self.maps, self.views)
+            nothing = self.command.nothing(self.source, self.maps, self.views, self.noted)
             chosen = self.command.chosen
+            if self.unanalysed is not None and not self.found:
+                v = self.unanalysed
+                raise InputError(f"view {v.name}: not analysed: {v.note}", file=self.label, line=v.line,
+                                 column=v.column)
+            if self.unanalysed is not None:
+                print(f"viewalgebra: {self._not_analysed(self.unanalysed)}", file=sys.stderr)
             if chosen is not None and not self.found:
                 names = ", ".join(self.names) + (", ..." if self.more_names else "") or "none"
                 raise InputError(f"no view {chosen} (names: {names}; or give the view's line)",
                                  file=self.label)
+            if nothing is not None:
+                self.report.nothing = nothing
         chosen = self.command.chosen
         maps = [e for m in batch.maps if (e := self.command.map_entry(self.label, m)) is not None]
-        entries = [e for name, view, line in views if chosen in (None, name, str(line))
-                   and (e := self.command.view_entry(self.label, name, view, line)) is not None]
+        entries = [e for name, view, line, typed in views if chosen in (None, name, str(line))
+                   and (e := self.command.view_entry(self.label, name, view, line, typed)) is not None]
         self.report.add(maps, entries)
         self.command.added(maps, entries)
 
-    def _names(self, views: list[tuple[str, View, int]]) -> None:
+    def _not_analysed(self, v: ParsedView) -> str:
+        return f"{self.label}:{v.line}:{v.column}: view {v.name}: not analysed: {v.note}"
+
+    def _names(self, views: list[tuple[str, View, int, tuple[Finding, ...]]]) -> None:
         chosen = self.command.chosen
         self.views += len(views)
-        for name, _, line in views:
+        for name, _, line, _ in views:
             self.found = self.found or chosen in (name, str(line))
             if len(self.names) < NAMES:
                 self.names[name] = None

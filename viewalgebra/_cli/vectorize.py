@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._maps.lint import Finding
 from .._maps.view import View
 from ..errors import ViewAlgebraError
 from .entries import lint_of, unusable, unusable_error, vectors, view_fields
@@ -20,7 +21,8 @@ class Vectorize(Command):
     def reports_maps(self) -> bool:
         return False
 
-    def view_entry(self, label: str, name: str, view: View, line: int) -> Entry | None:
+    def view_entry(self, label: str, name: str, view: View, line: int,
+                   typed: tuple[Finding, ...]) -> Entry | None:
         bad = unusable(lint_of(view))
         entry = view_fields(name, view, line)
         if bad is not None:
@@ -32,12 +34,14 @@ class Vectorize(Command):
             entry["error"] = error_object(e, file=label, line=line, what=f"view {name}: ")
         return entry
 
-    def counts(self, source: Input, maps: int, views: int) -> None:
+    def nothing(self, source: Input, maps: int, views: int, noted: int) -> str | None:
+        if not views and noted:  # each said on stderr
+            return f"{noted} view(s) not analysed and no other view, nothing to vectorize"
         if not views and maps:
             raise InputError(f"holds {maps} transform map(s) but no view (a chain of rock.transform ops on a "
                              "value) to vectorize; give one map as text to see it over a row-major buffer",
                              file=source.label)
-        super().counts(source, maps, views)
+        return super().nothing(source, maps, views, noted)
 
 
 def run(args: argparse.Namespace) -> int:

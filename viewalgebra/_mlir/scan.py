@@ -5,9 +5,10 @@ It reads the file with the reader's lexer (``viewalgebra/_maps/lexer.py``) and t
 transform maps, affine maps and types, a top-level statement at a time (a function, an alias, an
 op), and resolves aliases as the reader does: each name means its latest definition before the
 use, and a ``// -----`` section forgets them. Unlike ``read_mlir`` it builds no kernel graph and
-checks no type against a map: rocMLIR's own tests apply maps to buffers of other shapes
+refuses no type that contradicts a map: rocMLIR's own tests apply maps to buffers of other shapes
 (``@rock_gemm`` in ``input-output-fusion-regularize.mlir`` views a ``1x32x16`` buffer through
-``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still lints them. A map that cannot be
+``[1, 32, 16] -> [1, 16, 32]``), and ``viewalgebra check`` still lints them (a result type that
+contradicts its map is a finding of the view, ``ParsedView.findings``). A map that cannot be
 read is reported where it is; the rest of the file is still read.
 
 ``Scanner`` reads a file a part at a time (``text_parts``), carrying the aliases of the section
@@ -31,6 +32,7 @@ from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.buffer import Buffer
 from .._maps.lexer import Cursor, Token, starts_statement, where
+from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap, read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
 from .._maps.types import parse_shaped_type
@@ -56,6 +58,10 @@ class ParsedView:
     note: str = ""
     """Why a view that is valid MLIR is not analysed (``view`` is ``None``, ``error`` too):
     ``"dynamic size (memref<?x4xf32>)"``, a buffer of a dynamic shape."""
+    findings: tuple[Finding, ...] = ()
+    """What the written types say against the maps: a ``chain`` finding for each
+    ``rock.transform`` whose result type's shape is not its map's upper bounds (the op's line
+    and column in the message), which ``lint`` of the ``View`` cannot see."""
 
 
 def parse_mlir_transform_maps(text: str, *, strict: bool = False,
@@ -91,6 +97,8 @@ class _Step:
     source: str
     map: TransformMap | None
     source_type: str
+    result_type: str
+    """The type after ``to``, as written (empty if there is none)."""
     text: str
     """The text the step was read from (a part of the file): its errors are located in it."""
     offset: int
@@ -343,12 +351,13 @@ class Scanner:
 
     def _typed(self, tokens: list[Token], after: int, source: str, parsed: ParsedMap | None,
                error: ViewAlgebraError | None, offset: int, end: int) -> _Step:
-        source_type = _type_after(self.text, tokens, after)
+        source_type, result_type = _types_after(self.text, tokens, after)
         if error is None and not source_type:
             at = tokens[after].offset if after < len(tokens) else end
             error = TransformParseError("expected ': memref<...>' or ': tensor<...>' after the transform map",
                                         self.text, at)
-        return _Step(source, parsed.map if parsed else None, source_type, self.text, offset, error)
+        tm = parsed.map if parsed else None
+        return _Step(source, tm, source_type, result_type, self.text, offset, error)
 
     def _end_scope(self) -> Iterator[ParsedView]:
         """The views of the function just read (its chains of ``rock.transform`` ops)."""
@@ -364,6 +373,7 @@ class Scanner:
                 continue
             top = steps[result]
             chain: list[TransformMap] = []
+            typed_wrong: list[Finding] = []
             name, error, buffer_type, typed = result, None, top.source_type, top
             seen: set[str] = set()
             step: _Step | None = top
@@ -375,6 +385,8 @@ class Scanner:
                 reached.add(name)
                 error = step.error
                 if step.map is not None:
+                    wrong = _result_contradicts(step, step.map, len(chain))
+                    typed_wrong += [] if wrong is None else [wrong]
                     chain.append(step.map)
                 name, buffer_type, typed = step.source, step.source_type, step
                 step = steps.get(name)
@@ -389,7 +401,7 @@ class Scanner:
                 except ViewAlgebraError as e:
                     error = e
             loc = TransformParseError("", top.text, top.offset)
-            yield ParsedView(f"%{result}", view, loc.line, loc.column, error, note)
+            yield ParsedView(f"%{result}", view, loc.line, loc.column, error, note, tuple(typed_wrong))
 
     # }}}
 
@@ -426,15 +438,44 @@ def _kind(tokens: list[Token], i: int, kind: str) -> bool:
     return i < len(tokens) and tokens[i].kind == kind
 
 
-def _type_after(text: str, tokens: list[Token], i: int) -> str:
-    """The source type of a ``rock.transform`` as written: the ``memref<...>`` or ``tensor<...>``
-    after the ``:`` at token ``i``; empty if there is none."""
-    if not (_is(tokens, i, ":", "punct") and i + 2 < len(tokens)
-            and tokens[i + 1].text in ("memref", "tensor") and _is(tokens, i + 2, "<", "punct")):
-        return ""
-    c = Cursor(text, tokens, i + 2)
+def _types_after(text: str, tokens: list[Token], i: int) -> tuple[str, str]:
+    """The source and result types of a ``rock.transform`` as written: the ``memref<...>`` or
+    ``tensor<...>`` after the ``:`` at token ``i`` and the one after ``to``; empty if there is
+    none."""
+    source, i = _shaped_at(text, tokens, i + 1) if _is(tokens, i, ":", "punct") else ("", i)
+    result, _ = _shaped_at(text, tokens, i + 1) if source and _is(tokens, i, "to", "ident") else ("", i)
+    return source, result
+
+
+def _shaped_at(text: str, tokens: list[Token], i: int) -> tuple[str, int]:
+    """The ``memref<...>`` or ``tensor<...>`` at token ``i`` and the index after it; empty if
+    there is none."""
+    if not (i < len(tokens) and tokens[i].text in ("memref", "tensor") and _is(tokens, i + 1, "<", "punct")):
+        return "", i
+    c = Cursor(text, tokens, i + 1)
     try:
         c.balanced()
     except ViewAlgebraError:
-        return ""
-    return c.source(i + 1, c.pos)
+        return "", i
+    return c.source(i, c.pos), c.pos
+
+
+_DIMS = re.compile(r"(?:memref|tensor)<((?:[0-9]+x)*)")
+"""The static dims at the head of a shaped type written without spaces."""
+
+
+def _result_contradicts(step: _Step, tm: TransformMap, index: int) -> Finding | None:
+    """A ``chain`` finding when the result type of ``step`` has another shape than ``tm``'s
+    upper bounds (rocMLIR's ``conv_to_gemm.mlir`` views ``[1, 3136, 256]`` as
+    ``memref<1x12544x256xf32>``); none when they agree or the type has a dynamic size."""
+    if not step.result_type or _DYNAMIC.match(step.result_type):
+        return None
+    m = _DIMS.match(step.result_type.replace(" ", ""))
+    if m is None:
+        return None
+    shape = [int(d) for d in m.group(1).split("x")[:-1]]
+    if shape == list(tm.upper_bounds):
+        return None
+    line, column = line_column(step.text, step.offset)
+    return Finding("chain", f"upper bounds {list(tm.upper_bounds)} != the shape {shape} of the result type "
+                            f"{step.result_type} (rock.transform at {line}:{column})", index)
