@@ -69,6 +69,7 @@ def test_check_and_regularize_read_every_file(path: Path, tmp_path: Path) -> Non
     written = run("regularize", str(path), "-o", str(out))
     assert written.returncode in (0, 1), written.stderr
     assert out.read_text().strip() or not va.read_mlir(path.read_text()).items
+    va.read_mlir(out.read_text(), errors="collect")  # what is written reads again
 
 
 @pytest.mark.parametrize("path", [_param(p, generic=True) for p in FILES])
