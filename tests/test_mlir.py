@@ -62,15 +62,6 @@ UNREADABLE = {
             "test_input_fusion_traversal_good", "test_input_fusion_traversal_bad")}},
     "unknown-path__regularize_input_fusion_rock_gemm_tr.mlir": {
         "rock_gemm": "30:77: the result type's shape [1, 16, 32] differs from the map's upper bounds [1, 32, 16]"},
-    # Dynamic sizes, and results typed with an affine-map layout (the form rocMLIR's transforms
-    # once had); `check` still reads their static views (tests/test_cli_stream.py).
-    "ops.mlir": {
-        **{name: "dynamic shapes are not supported" for name in (
-            "rock_conv2d", "rock_conv2d_f16", "rock_conv2d_fp8_mixed", "rock_conv2d_bwd_data",
-            "rock_conv2d_bwd_data_f16", "rock_conv2d_bwd_weight", "rock_conv2d_bwd_weight_f16",
-            "rock_transform_1_to_n")},
-        **{name: "memref layouts other than strided<...> are not supported" for name in (
-            "rock_transform_1_to_1", "rock_transform_n_to_1")}},
 }
 
 
@@ -126,7 +117,6 @@ def test_the_kernels_in_the_regularize_tests_are_kernels():
      "memref<4xf32>\n}", "2:41: target: the type says [4] but %b has shape [2, 2]"),
     ("func.func @f(%a: memref<4xf32>) {\n  memref.copy %a, %a : memref<4xf32> to memref<4xf32> junk\n}",
      "2:55: expected the end of memref.copy, found 'junk'"),
-    ("func.func @f(%a: memref<?xf32>) {\n}", "1:18: dynamic shapes are not supported: memref<?xf32>"),
     ("func.func @f(%a: memref<4xf32>) {\n  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], "
      "iterator_types = [\"parallel\"]} outs(%a : memref<4xf32>) {\n  ^bb0(%o: f32):\n  }\n}",
      "4:3: expected 'linalg.yield' ending the linalg.generic body"),

@@ -15,7 +15,9 @@ import viewalgebra as va
 
 ROOT = Path(__file__).parent.parent
 SNAPSHOT = Path(__file__).parent / "data" / "scan_snapshot.json"
-FILES = [*sorted((ROOT / "tests/data/rocmlir").rglob("*.mlir")), *sorted((ROOT / "examples").glob("*.mlir"))]
+FILES = [*sorted(p for p in (ROOT / "tests/data/rocmlir").rglob("*.mlir") if "corpus" not in p.parts),
+         *sorted((ROOT / "examples").glob("*.mlir"))]
+"""The corpus (tests/data/rocmlir/corpus/, files of every kind) is tests/test_corpus.py's."""
 
 
 def _error(e: Exception | None) -> list[str] | None:

@@ -13,7 +13,8 @@ import viewalgebra as va
 from viewalgebra._mlir import ItemWriter, MlirFunction, Unreadable, iter_mlir, iter_mlir_parts, text_parts  # noqa: TID251 -- the CLI's private path  # noqa: TID251 -- the CLI's private path
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted([*(ROOT / "tests/data/rocmlir").rglob("*.mlir"), *(ROOT / "examples").glob("*.mlir")])
+FILES = sorted([*(p for p in (ROOT / "tests/data/rocmlir").rglob("*.mlir") if "corpus" not in p.parts),
+                *(ROOT / "examples").glob("*.mlir")])  # the corpus: tests/test_corpus.py
 
 
 def whole(text: str, style: Literal["seed", "rocmlir"], generic: bool) -> str:

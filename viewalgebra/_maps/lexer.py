@@ -3,14 +3,16 @@ map, an affine map or a type given as text, and the ``.mlir`` front end in ``vie
 with just enough statement structure to find where each op begins and ends.
 
 An op ends at a line break where every bracket it opened is closed and the next line starts a new
-statement (a result ``%x``, an op name with a dot, a generic ``"op"``, ``return``, ``}``, ``^bb``,
-an alias ``#x``). Attribute and type syntax is left as text for the parsers that understand it.
-``->`` and an integer set's ``>=`` are tokens of kind ``arrow``: their ``>`` closes no bracket.
+statement (results ``%x =``, an op name with a dot, a generic ``"op"``, ``return``, ``}``, ``^bb``,
+an alias ``#x`` or ``!x =``, the ``func`` of MLIR before ``func.func``) that does not continue the
+line before (after ``=`` or ``,``). Attribute and type syntax is left as text for the parsers that
+understand it. ``->`` and an integer set's ``>=`` are tokens of kind ``arrow``: their ``>`` closes no bracket.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._common.lines import line_column
@@ -80,7 +82,48 @@ def starts_statement(tok: Token) -> bool:
         return True
     if tok.text == "}":
         return True
-    return tok.kind == "ident" and ("." in tok.text or tok.text in ("return", "module"))
+    return tok.kind == "ident" and ("." in tok.text or tok.text in ("return", "module", "func"))
+
+
+def type_alias(tok: Token, ahead: Callable[[int], Token | None]) -> bool:
+    """Whether ``tok`` begins a type alias ``!name = type`` (rocMLIR's
+    ``emulate-narrow-type-invalid.mlir``: ``!tGlobal = memref<32xi4, ...>``)."""
+    name, eq = ahead(1), ahead(2)
+    return (tok.kind == "punct" and tok.text == "!" and name is not None and name.kind == "ident"
+            and eq is not None and eq.kind == "punct" and eq.text == "=")
+
+
+def begins_statement(before: Token | None, tok: Token, ahead: Callable[[int], Token | None]) -> bool:
+    """Whether ``tok``, first on its line after ``before`` (outside every bracket), begins a new
+    statement; ``ahead(k)`` is the ``k``-th token after ``tok``.
+
+    Beyond ``starts_statement``: a line after ``=`` or ``,`` continues the results of the
+    statement before it (``%i0, %i1 =`` and the op on the next line, as rocMLIR's
+    ``index_diff_update.mlir`` writes it), and a value begins a statement only as its results
+    (``%a =``, ``%a, %b =``, ``%a:2 =``), so that an operand that starts a line (``features =
+    dot {...}`` and then ``%source -> [...](%view)`` of ``rock.threadwise_write_all``) continues
+    the op.
+    """
+    if before is not None and before.kind == "punct" and before.text in ("=", ","):
+        return False
+    if not starts_statement(tok):
+        return type_alias(tok, ahead)
+    if tok.kind != "value":
+        return True
+    k = 1
+    while True:  # %a (:N)? (, %b (:N)?)* =
+        nxt = ahead(k)
+        if nxt is not None and nxt.text == ":" and nxt.kind == "punct":
+            k += 2
+            nxt = ahead(k)
+        if nxt is None or nxt.kind != "punct":
+            return False
+        if nxt.text == "=":
+            return True
+        following = ahead(k + 1)
+        if nxt.text != "," or following is None or following.kind != "value":
+            return False
+        k += 2
 
 
 class Cursor:
@@ -191,12 +234,16 @@ class Cursor:
         last = self.tokens[stop - 1]
         return self.text[self.tokens[start].offset:last.offset + len(last.text)]
 
+    def _token(self, i: int) -> Token | None:
+        return self.tokens[i] if i < self.end else None
+
     def statement_end(self) -> int:
         """Index of the token after the statement starting here."""
         depth, i = 0, self.pos
         while i < self.end:
             tok = self.tokens[i]
-            if i > self.pos and depth == 0 and tok.line_start and starts_statement(tok):
+            if (i > self.pos and depth == 0 and tok.line_start
+                    and begins_statement(self.tokens[i - 1], tok, lambda k, i=i: self._token(i + k))):
                 return i
             if tok.kind not in ("string", "arrow"):
                 if tok.text in _OPEN:

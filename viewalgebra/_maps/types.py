@@ -94,7 +94,7 @@ def parse_shaped_type(text: str, *, error: type[TransformParseError] = Transform
     dims = re.findall(r"[0-9]+|\?", m.group(2))
     if "?" in dims:
         raise fail(f"dynamic shapes are not supported: {text}")
-    element, *rest = _split_top(m.group(3))
+    element, *rest = split_top(m.group(3))
     if not (re.fullmatch(_SCALAR, element) or _VECTOR.fullmatch(element)):
         raise fail(f"expected an element type (such as 'f32' or 'vector<4xf16>') in {text!r}")
     strides: tuple[int, ...] | None = None
@@ -120,7 +120,32 @@ def parse_shaped_type(text: str, *, error: type[TransformParseError] = Transform
     return ShapedType(kind, tuple(int(d) for d in dims), element, strides, offset, space)
 
 
-def _split_top(text: str) -> list[str]:
+def unheld(text: str, *, layouts: Collection[str] | None = None) -> tuple[str, str] | None:
+    """Why the well-formed shaped type ``text`` is one ``parse_shaped_type`` refuses though MLIR
+    reads it, with its scalar element type: ``("dynamic size", "f32")`` for
+    ``memref<?x4xf32>``, ``("layout", "f16")`` for a layout other than a static
+    ``strided<...>`` (an ``affine_map<...>``, an alias in ``layouts``, dynamic strides or
+    offset); ``None`` for a type it reads, or text that is not a shaped type.
+
+    Example: ``unheld("memref<?xf32>")`` is ``("dynamic size", "f32")``.
+    """
+    m = _SHAPED.fullmatch(text.strip())
+    if m is None:
+        return None
+    element, *rest = split_top(m.group(3))
+    vector = _VECTOR.fullmatch(element)
+    dtype = vector.group(2) if vector else element
+    if "?" in re.findall(r"[0-9]+|\?", m.group(2)):
+        return "dynamic size", dtype
+    if m.group(1) == "memref" and rest:
+        layout = rest[0]
+        if (layout.startswith("affine_map") or layout.startswith("strided") and "?" in layout
+                or re.fullmatch(r"#[\w$.\-]+", layout) and layouts is not None and layout[1:] in layouts):
+            return "layout", dtype
+    return None
+
+
+def split_top(text: str) -> list[str]:
     """``text`` split at the commas outside brackets, each part stripped."""
     parts: list[str] = []
     depth, start = 0, 0

@@ -194,14 +194,17 @@ def _root(op: GenericOp) -> bool:
 
 @generic_handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
 def _gemm(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
-    """Operands ``(a, b, c)``; ``aTransposed`` and the like are unit properties."""
+    """Operands ``(a, b, c)`` and a scaled gemm's scales (read); ``aTransposed`` and the like are
+    unit properties."""
     opaque_results(f, list(op.results), r, op.name)
-    a, b, c = _operands(r, f, s, op, 3)
+    if len(op.operands) < 3:
+        _operands(r, f, s, op, 3)  # raises: too few
+    a, b, c, *scales = _operands(r, f, s, op)
     transposed = tuple(x for x in ("c", "a", "b") if f"{x}Transposed" in op.attributes)
     if transposed:
-        r.template(f, s, op.op, [a, b], [c], root=_root(op), transposed=transposed)
+        r.template(f, s, op.op, [a, b, *scales], [c], root=_root(op), transposed=transposed)
     else:
-        r.template(f, s, op.op, [a, b], [c], root=_root(op))
+        r.template(f, s, op.op, [a, b, *scales], [c], root=_root(op))
 
 
 @generic_handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
@@ -255,7 +258,7 @@ def _read_into(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     if len(operands) != 2:
         raise MlirParseError(f"{op.op} needs a source and a destination", r.text, op.name.offset)
     source = _view(r, f, s, op, operands[0], "extraViews")
-    r.template(f, s, op.op, [source], [operands[1]], inline=[source[0]])
+    r.template(f, s, op.op, [source], [operands[1]], inline=r.inlined(f, source))
 
 
 @generic_handler("rock.threadwise_write_all")
@@ -266,7 +269,7 @@ def _write_all(r: OpReader, f: FunctionState, s: Cursor, op: GenericOp) -> None:
     if len(operands) != 2:
         raise MlirParseError(f"{op.op} needs a source and a destination", r.text, op.name.offset)
     target = _view(r, f, s, op, operands[1], "extraViews")
-    r.template(f, s, op.op, [operands[0]], [target], inline=[target[0]])
+    r.template(f, s, op.op, [operands[0]], [target], inline=r.inlined(f, target))
 
 
 @generic_handler("rock.blockwise_reduce")

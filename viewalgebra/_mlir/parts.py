@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .._maps.lexer import Token, starts_statement, tokenize
+from .._maps.lexer import Token, begins_statement, tokenize
 from ..errors import MlirParseError
 
 PART = 1 << 20
@@ -103,7 +103,7 @@ class LazyTokens:
         out: list[Token] = []
         depth = 0
         while (tok := self.peek()) is not None:
-            if out and depth == 0 and tok.line_start and starts_statement(tok):
+            if out and depth == 0 and tok.line_start and begins_statement(out[-1], tok, self.peek):
                 break
             if tok.kind not in ("string", "arrow"):
                 if tok.text in _OPEN:

@@ -10,22 +10,22 @@ a generic op, ``generic_handlers.py`` has the handler of each op name ``handlers
 other op, in custom or generic form, with or without results and regions, is kept
 verbatim (``opaque.py``): it reads and writes every graph value it names, and what it defines is
 opaque to the graph, so that an op using such a value is kept verbatim too. Reading fails
-(``MlirParseError``) only on text that is not MLIR, on an op with a handler written wrongly, or on
-shapes a kernel graph cannot hold (dynamic sizes, affine-map layouts; an op over a strided memref
-is kept verbatim).
+(``MlirParseError``) only on text that is not MLIR or on an op with a handler written wrongly;
+an op over a value a kernel graph cannot hold (dynamic sizes, a strided or affine-map layout) is
+kept verbatim.
 """
 
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
 from .._common.lines import PartText, line_column
 from .._kernel.graph import Kernel
-from .._maps.lexer import Cursor, Token, tokenize
-from .._maps.types import parse_shaped_type
+from .._maps.lexer import Cursor, Token, starts_statement, tokenize, type_alias
+from .._maps.types import parse_shaped_type, split_top, unheld
 from ..errors import MlirParseError, ViewAlgebraError
 from .generic_handlers import GENERIC_HANDLERS
 from .handlers import HANDLERS
@@ -143,7 +143,7 @@ class Reader(OpReader):
                 elif tok.text == "func.func" or tok.text == '"func.func"' and tok.kind == "string":
                     self.tokens = source.statement()
                     yield self._top_function(Cursor(self.text, self.tokens), tok)
-                elif tok.kind == "string":
+                elif tok.kind == "string" or _kept(tok, source.peek):
                     self.tokens = source.statement()
                     yield Cursor(self.text, self.tokens).source(0, len(self.tokens))
                 else:
@@ -206,7 +206,7 @@ class Reader(OpReader):
                 function = Cursor(self.text, self.tokens, c.pos, end)
                 c.pos = end
                 items.append(self._top_function(function, tok))
-            elif tok.kind == "string":
+            elif tok.kind == "string" or _kept(tok, lambda k: c.peek(k)):
                 end = c.statement_end()
                 items.append(c.source(c.pos, end))
                 c.pos = end
@@ -358,6 +358,12 @@ class Reader(OpReader):
         signature.balanced()
         signature.expect("->", "'->' and the function's results")
         results = signature.source(signature.pos, signature.end)
+        if "res_attrs" in op.attributes:  # each result's attributes, as the custom form writes them
+            value = Cursor(self.text, self.tokens, *op.attributes["res_attrs"])
+            attrs = [c.source(a, b) for a, b in split(value, *value.balanced())] if value.at("[") else []
+            types = split_top(results[1:-1]) if results.startswith("(") else [results]
+            results = "(" + ", ".join(f"{typ} {attr}" if attr != "{}" else typ
+                                      for typ, attr in zip(types, attrs, strict=False)) + ")"
         results = "" if results == "()" else f"-> {results}"
         rest = [(k, v) for k, v in op.attributes.items() if k not in op.properties]
         attributes = "{" + ", ".join(c.source(a - 2, b) if a < b else c.tokens[a - 1].text
@@ -365,11 +371,12 @@ class Reader(OpReader):
         return self._function_body(f, body, line, visibility, attributes, results, arg_attrs)
 
     def _argument(self, f: FunctionState, arg: str, shape: tuple[int, ...], dtype: str, full: str) -> None:
-        """A function's argument of type ``full``. Tensors, vectors, scalars and memrefs of a
-        strided layout are values of the graph that only opaque ops use (kept verbatim); a type
-        beyond shape and scalar element is kept to be written as read."""
+        """A function's argument of type ``full``. Tensors, vectors, scalars, memrefs of any
+        layout and of dynamic sizes are values of the graph that only opaque ops use (kept
+        verbatim); a type beyond shape and scalar element is kept to be written as read."""
         value = f.names[arg] = f.kernel.argument(arg, shape, dtype)
-        written = parse_shaped_type(full, layouts=self.affine) if full.startswith("memref") else None
+        written = (parse_shaped_type(full, layouts=self.affine)
+                   if full.startswith("memref") and unheld(full, layouts=self.affine) is None else None)
         if written is None or written.strides is not None:
             f.unshaped.add(value)
         if full and not (written is not None and written.plain):
@@ -434,6 +441,13 @@ class Reader(OpReader):
             raise MlirParseError(f"{name}: {e}", self.text, tok.offset) from None
 
     # }}}
+
+
+def _kept(tok: Token, ahead: Callable[[int], Token | None]) -> bool:
+    """Whether the top-level statement at ``tok`` is kept as written: an op other than a
+    function (``gpu.module @m {...}``, whose functions are not read), a type alias ``!t = ...``,
+    a function of MLIR before ``func.func`` (``func @f(...)``)."""
+    return tok.kind == "ident" and starts_statement(tok) or type_alias(tok, ahead)
 
 
 def _check_brackets(c: Cursor) -> None:

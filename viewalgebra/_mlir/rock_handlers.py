@@ -27,16 +27,20 @@ handler = registrar(ROCK_HANDLERS)
 @handler("rock.gemm", "rock.gridwise_gemm", "rock.gridwise_gemm_accel")
 def _gemm(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Token) -> None:
     """``rock.gemm (tr)? %c = (tr)? %a * (tr)? %b ...``, ``rock.gridwise_gemm %c = %a * %b ...``,
-    ``rock.gridwise_gemm_accel(%a, %b, %c) ...``."""
+    ``rock.gridwise_gemm_accel(%a, %b, %c (, %scaleA, %scaleB)?) ...`` (a scaled gemm's scales,
+    rocMLIR's optional ``aScale`` and ``bScale`` operands, are read too)."""
     opaque_results(f, results, r, tok)
     transposed: list[str] = []
+    scales: list[tuple[int, str]] = []
     if s.accept("("):
         a = r.operand(f, s)
         s.expect(",")
         b = r.operand(f, s)
         s.expect(",")
         c = r.operand(f, s)
-        s.expect(")")
+        while s.accept(","):
+            scales.append(r.operand(f, s))
+        s.expect(")", "',' or ')' after the operands")
     else:
         if s.accept("tr"):
             transposed.append("c")
@@ -50,10 +54,10 @@ def _gemm(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok: Tok
             transposed.append("b")
         b = r.operand(f, s)
     if transposed:  # rocMLIR's aTransposed, bTransposed, cTransposed
-        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS,
+        r.template(f, s, tok.text, [a, b, *scales], [c], root=tok.text in FUSION_ROOTS,
                    transposed=tuple(transposed))
     else:
-        r.template(f, s, tok.text, [a, b], [c], root=tok.text in FUSION_ROOTS)
+        r.template(f, s, tok.text, [a, b, *scales], [c], root=tok.text in FUSION_ROOTS)
 
 
 @handler("rock.conv", "rock.conv2d", "rock.conv2d_bwd_data")
@@ -119,7 +123,7 @@ def _read_into(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok
     skip_to(s, "->")  # extra indices, 'if [%valid]': index and i1 values
     s.expect("->", "'->' and the target")
     target = r.operand(f, s)
-    r.template(f, s, tok.text, [source], [target], inline=[source[0]])
+    r.template(f, s, tok.text, [source], [target], inline=r.inlined(f, source))
 
 
 @handler("rock.threadwise_write_all")
@@ -135,7 +139,7 @@ def _write_all(r: OpReader, f: FunctionState, s: Cursor, results: list[str], tok
     source = r.operand(f, s)
     s.expect("->", "'->' and the target")
     target = r.inline_view(f, s)
-    r.template(f, s, tok.text, [source], [target], inline=[target[0]])
+    r.template(f, s, tok.text, [source], [target], inline=r.inlined(f, target))
 
 
 @handler("rock.blockwise_reduce")

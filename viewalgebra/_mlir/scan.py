@@ -31,7 +31,7 @@ from .._engine.cache import AnswerCache
 from .._kernel.graph import FUSION_ROOTS
 from .._maps import affine as A
 from .._maps.buffer import Buffer
-from .._maps.lexer import Cursor, Token, starts_statement, where
+from .._maps.lexer import Cursor, Token, starts_statement, type_alias, where
 from .._maps.lint import Finding
 from .._maps.syntax import ParsedMap, read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
@@ -190,7 +190,8 @@ class Scanner:
         ``func.func``), and what makes the statement unreadable, if anything (with
         ``unreadable="raise"``): it stops there."""
         strict = self.unreadable == "raise"
-        if strict and (first.kind == "other" or not starts_statement(first) or first.text == "}"):
+        if strict and (first.kind == "other" or first.text == "}"
+                       or not (starts_statement(first) or type_alias(first, source.peek))):
             return [], [], self._not_a_statement(first)
         out: list[Token] = []
         marks: list[int] = []

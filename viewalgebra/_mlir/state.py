@@ -18,7 +18,7 @@ from .._maps.equations import affine_map_of
 from .._maps.lexer import Cursor, Token
 from .._maps.syntax import read_affine_map_tokens, read_transform_map_tokens
 from .._maps.transform_map import TransformMap
-from .._maps.types import parse_shaped_type
+from .._maps.types import parse_shaped_type, unheld
 from ..errors import InvalidTransformError, MlirParseError, TransformParseError
 from .model import GenericText, OpText, Slot
 
@@ -126,9 +126,10 @@ class OpReader:
 
         The element type is the scalar one (``f16`` for ``memref<8xvector<4xf16>>``); the memory
         space (``#gpu.address_space<private>``, an integer, an alias of one) stays in the text. A
-        ``strided<...>`` layout, which the graph cannot hold, raises ``Opaque`` (the op is kept
+        ``strided<...>`` layout, any other layout (``affine_map<...>``, a ``#map`` alias) and
+        dynamic sizes (``?``), which the graph cannot hold, raise ``Opaque`` (the op is kept
         verbatim) unless ``strided`` (a function's argument or result: the caller keeps the value
-        out of the graph's ops).
+        out of the graph's ops; an unheld type has shape ``()``).
         """
         tok = c.peek()
         if tok is None or tok.text not in ("memref", "tensor"):
@@ -139,6 +140,10 @@ class OpReader:
             raise c.error(f"'<' after '{tok.text}'")
         c.balanced()
         text = c.source(start, c.pos)
+        if (odd := unheld(text, layouts=self.affine)) is not None:  # dynamic sizes, other layouts
+            if not strided:
+                raise Opaque(text)
+            return (), odd[1], text
         t = parse_shaped_type(text, error=MlirParseError, source=self.text, at=tok.offset,
                               layouts=self.affine)
         if t.strides is not None and not strided:
@@ -221,6 +226,12 @@ class OpReader:
         name = f.kernel.view(value, maps, name=f"{value}_view")
         f.inline.append(name)
         return index, name
+
+    @staticmethod
+    def inlined(f: FunctionState, *operands: tuple[int, str]) -> list[int]:
+        """The token indices of those ``operands`` (from ``inline_view``) that are views written
+        inside the op: ``[](%x)``, with no maps, is ``%x`` itself, written as any operand."""
+        return [i for i, value in operands if value in f.inline]
 
     # }}}
     # {{{ an op as text with operand slots

@@ -14,7 +14,7 @@ from .._common.lines import line_column
 from .._kernel.graph import BufferValue, Kernel, Op, ViewValue
 from .._maps.syntax import print_transform_map
 from .._maps.transform_map import TransformMap
-from .._maps.types import memref_type, parse_shaped_type
+from .._maps.types import memref_type, parse_shaped_type, split_top
 from ..errors import MlirWriteError
 from . import generic as G
 from .generic_text import generic_ops, upstream
@@ -294,12 +294,14 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
         # Each line indented by two spaces, the terminator's too (one join, not a string per line).
         return " ".join(head) + " {\n  " + "\n  ".join([*lines, f.terminator or "return"]) + "\n}"
     types = [names.type(a) for a in k.arguments()]
-    results = f.results.removeprefix("->").strip()
+    results, res_attrs = _results(f.results)
     properties = [("sym_name", f'"{f.name}"' if re.fullmatch(r"[\w$.\-]+", f.name) else f.name),
                   ("function_type", f"({', '.join(types)}) -> {results or '()'}")]
     properties += [("sym_visibility", f'"{f.visibility}"')] if f.visibility else []
     if arg_attrs:
         properties.append(("arg_attrs", "[" + ", ".join(arg_attrs.get(a, "{}") for a in k.arguments()) + "]"))
+    if res_attrs:
+        properties.append(("res_attrs", res_attrs))
     label = [f"^bb0({', '.join(f'{names(a)}: {t}' for a, t in zip(k.arguments(), types, strict=True))}):"]
     end = G.statement(f.terminator) if f.terminator else G.op("func.return")[0]
     body = [*(label if types else []), *(f"  {line}" for line in [*lines, end])]
@@ -312,6 +314,36 @@ def write_function(f: MlirFunction, kernel: Kernel | None = None, *, generic: bo
         return generic_ops(text, values)
     except MlirWriteError as e:
         raise MlirWriteError(f"@{f.name}: {e}") from None
+
+
+def _results(written: str) -> tuple[str, str]:
+    """A function's results as read (``-> (tensor<4xf32> {func.write_access}, f32)``) as the
+    generic form's ``function_type`` results and ``res_attrs`` (empty when no result has
+    attributes): ``(tensor<4xf32>, f32)`` and ``[{func.write_access}, {}]``."""
+    text = written.removeprefix("->").strip()
+    if not text.startswith("(") or "{" not in text:
+        return text, ""
+    types: list[str] = []
+    attrs: list[str] = []
+    for part in split_top(text[1:-1]):
+        brace = _top_brace(part)
+        types.append(part[:brace].strip() if brace >= 0 else part)
+        attrs.append(part[brace:].strip() if brace >= 0 else "{}")
+    return ("(" + ", ".join(types) + ")" if len(types) != 1 else types[0],
+            "[" + ", ".join(attrs) + "]" if any(a != "{}" for a in attrs) else "")
+
+
+def _top_brace(text: str) -> int:
+    """Where the attribute dictionary after a type starts (a '{' outside '<...>'), or -1."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "{" and depth == 0:
+            return i
+    return -1
 
 
 def _alloc(value: str, names: _Names, generic: bool) -> list[str]:
