@@ -18,8 +18,8 @@ TOKEN = re.compile(r"`[^`]*`|\$\w+|attr-dict|functional-type|type|operands|resul
 
 KINDS = re.compile(r"(i32|i64|index|f32|unit|str|enum:[A-Z]\w*|)")
 
-NOT_STORED: set[str] = set()
-"""Ops rocMLIR's test files use that the table does not define."""
+NOT_STORED = {"rock.async_wait"}
+"""Ops rocMLIR's test files use that the table does not define (no stored RockOps.td has them)."""
 
 
 def _bare(name: str) -> str:
