@@ -126,6 +126,13 @@ def statement(text: str) -> str:
 
 
 def _top_level_colon(c: Cursor) -> int | None:
+    return top_level(c, (":",))
+
+
+def top_level(c: Cursor, texts: tuple[str, ...], *, last: bool = False) -> int | None:
+    """Index of the statement's first (``last``: last) token outside brackets whose text is one
+    of ``texts``."""
+    found = None
     depth = 0
     for i in range(c.pos, c.end):
         tok = c.tokens[i]
@@ -133,9 +140,11 @@ def _top_level_colon(c: Cursor) -> int | None:
             depth += 1
         elif tok.kind == "punct" and tok.text in ")]}>":
             depth -= 1
-        elif tok.text == ":" and depth == 0:
-            return i
-    return None
+        elif depth == 0 and tok.text in texts:
+            if not last:
+                return i
+            found = i
+    return found
 
 
 def _split_types(c: Cursor) -> list[str]:

@@ -380,24 +380,9 @@ def _types(c: Cursor) -> list[str]:
     return found
 
 
-def _last_top_level(c: Cursor, texts: tuple[str, ...]) -> int | None:
-    """Index of the statement's last token outside brackets whose text is one of ``texts``."""
-    found = None
-    depth = 0
-    for k in range(c.pos, c.end):
-        t = c.tokens[k]
-        if t.kind == "punct" and t.text in "([{<":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}>":
-            depth -= 1
-        elif depth == 0 and t.text in texts:
-            found = k
-    return found
-
-
 def _last_type(c: Cursor, default: str | None) -> str | None:
     """The type after the statement's last top-level ``:`` (after ``to`` if it is a cast)."""
-    colon = _last_top_level(c, (":", "to"))
+    colon = G.top_level(c, (":", "to"), last=True)
     if colon is None:
         return default
     cur = Cursor(c.text, c.tokens, colon + 1, c.end)
@@ -409,7 +394,7 @@ def _last_type(c: Cursor, default: str | None) -> str | None:
 
 
 def _generic_results(c: Cursor) -> list[str] | None:
-    arrow = _last_top_level(c, ("->",))
+    arrow = G.top_level(c, ("->",), last=True)
     if arrow is None:
         return None
     cur = Cursor(c.text, c.tokens, arrow + 1, c.end)
