@@ -14,6 +14,7 @@ import pytest
 from iree.compiler import ir  # MLIR's Python bindings: the 'mlir' extra
 from rocmlir_data import DATA
 
+import viewalgebra as va
 from viewalgebra.errors import MlirWriteError
 from viewalgebra.mlir import generic_ops
 
@@ -99,6 +100,45 @@ def test_an_implicit_yield_is_written() -> None:
     text = function("  rock.transforming_for (%l) = [](%u) (%v) = validity bounds [2] strides [1] {\n  }", "%u: index")
     out = generic_ops(text)
     assert '"rock.yield"() : () -> ()' in out
+    parses(out)
+
+
+def test_transforming_for_of_older_rocmlir_has_no_validities() -> None:
+    # rocMLIR's older parser (RockOps.cpp before validities): no '(%v) = validity', lowerStarts one
+    # entry per domain and the end; Dialect/Rock/fusion-invalid.mlir is written so
+    text = function("  rock.transforming_for (%a, %b) = [](%u, %u) bounds [1, 8] strides [1, 1] {\n  }", "%u: index")
+    out = generic_ops(text)
+    assert "lowerStarts = dense<[0, 2]> : vector<2xi32>" in out
+    assert "^bb0(%a: index, %b: index):" in out
+    parses(out)
+
+
+def test_a_type_a_trait_derives_is_taken_from_the_value() -> None:
+    # RockOps.td: threadwise_read_into's dynamicValidities are TypesMatchWith the dest's shape in
+    # i1, which the table cannot state: the operand's own type is used
+    text = function(
+        "  %r = rock.threadwise_read_into [](%s)[%i] -> %d if [%ok] : memref<4xf32> -> memref<4xf32>, vector<4xi1>",
+        "%s: memref<4xf32>, %d: memref<4xf32>, %ok: vector<4xi1>, %i: index")
+    out = generic_ops(text)
+    assert ('"rock.threadwise_read_into"(%s, %d, %ok, %i) <{extraViews = [], operandSegmentSizes = '
+            "array<i32: 1, 1, 1, 1>}> : (memref<4xf32>, memref<4xf32>, vector<4xi1>, index) -> vector<4xi1>") in out
+    parses(out)
+
+
+def test_an_attribute_dictionary_over_several_lines_is_not_a_region() -> None:
+    # Conversion/MIGraphXToTosa/migraphx-to-tosa-bwd-failure.mlir writes its attributes so
+    body = "  %s = foo.conv %a {\n    dilation = [1, 1],\n    group = 1 : i64\n  } : (f32) -> f32"
+    out = generic_ops(function(body, "%a: f32"))
+    assert '%s = "foo.conv"(%a) {dilation = [1, 1], group = 1 : i64} : (f32) -> f32' in out
+    parses(out)
+
+
+def test_call_gets_its_dialect_in_a_generic_function() -> None:
+    # func.func's custom parser makes func the default dialect; a generic-form region has none
+    # (Dialect/Rock/gpu_launch.mlir calls so)
+    text = "func.func @g() {\n  return\n}\nfunc.func @main() {\n  call @g() : () -> ()\n  return\n}\n"
+    out = va.write_mlir(va.read_mlir(text), generic=True)
+    assert '  func.call @g() : () -> ()' in out
     parses(out)
 
 

@@ -430,7 +430,7 @@ def _infer(d: OpDef, read: _Read, counts: dict[str, int], types: dict[str, list[
     rules = dict(d.types)
     for _ in range(len(rules) + 1):  # '=x' may name another inferred entry
         for name, rule in rules.items():
-            if name in types:
+            if name in types or not rule:  # "": a trait the table cannot state; lookup below
                 continue
             n = len(read.operands[name]) if name in read.operands else counts.get(name, 0)
             if rule.startswith("="):

@@ -139,7 +139,7 @@ class _Walker:
 
     def transforming_for(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """``rock.transforming_for``, as its parser in rocMLIR's ``RockOps.cpp`` reads it:
-        ``[{attrs}] (%l...) = [maps](%u...), ... (%v...) = validity [iter_args(%a = %x : T...)
+        ``[{attrs}] (%l...) = [maps](%u...), ... [(%v...) = validity] [iter_args(%a = %x : T...)
         -> (T...)] bounds [..] strides [..] { region }``."""
         tokens = tokenize(text)
         c = Cursor(text, tokens)
@@ -154,7 +154,7 @@ class _Walker:
         lowers: list[list[str]] = []
         maps: list[str] = []
         uppers: list[str] = []
-        validities: list[str] = []
+        validities: list[str] | None = None  # rocMLIR's older form has no validity clause
         while True:
             c.expect("(")
             names = [read_value(c)]
@@ -173,7 +173,8 @@ class _Walker:
                 uppers.append(read_value(c))
             c.expect(")")
             lowers.append(names)
-            c.accept(",")
+            if not c.accept(",") and not c.at("("):  # '(%v...) = validity' follows with no comma
+                break
         iter_args: list[tuple[str, str]] = []
         inits: list[str] = []
         result_types: list[str] = []
@@ -199,12 +200,13 @@ class _Walker:
         if c.peek() is not None:
             raise c.error("the end of rock.transforming_for")
         arguments = [(x, "index") for names in lowers for x in names]
-        arguments += [(v, "i1") for v in validities] + iter_args
+        arguments += [(v, "i1") for v in validities or ()] + iter_args
         self.types.update(arguments)
         starts = [0]
         for names in lowers:
             starts.append(starts[-1] + len(names))
-        starts.append(starts[-1] + len(validities))
+        if validities is not None:
+            starts.append(starts[-1] + len(validities))
         properties += [("transforms", "[" + ", ".join(maps) + "]"), ("bounds", bounds), ("strides", strides),
                        ("lowerStarts", f"dense<[{', '.join(map(str, starts))}]> : vector<{len(starts)}xi32>"),
                        ("operandSegmentSizes", f"array<i32: {len(uppers)}, {len(inits)}>")]
@@ -361,9 +363,14 @@ def _op_name(tokens: list[Token], i: int, end: int) -> str | None:
 
 
 def _region_follows(c: Cursor) -> bool:
-    """Whether the ``{`` at ``c`` opens a region (its first statement on a line of its own)."""
+    """Whether the ``{`` at ``c`` opens a region: its first statement on a line of its own, and
+    not an attribute dictionary written over several lines (``{\n dilation = [1, 1], ...}``)."""
     nxt = c.peek(1)
-    return nxt is None or nxt.line_start
+    if nxt is None:
+        return True
+    after = c.peek(2)
+    entry = nxt.kind in ("ident", "string") and after is not None and after.text in ("=", ",")
+    return nxt.line_start and not entry
 
 
 def _index_array(c: Cursor, word: str) -> str:

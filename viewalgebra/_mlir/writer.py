@@ -402,6 +402,11 @@ def _op(op: Op, syntax: OpText | GenericText | None, names: _Names, generic: boo
                 f"op {op.name} ({op.kind}) was read with operand shapes {[list(s) for s in syntax.shapes]} "
                 f"and now has {[list(s) for s in now]}; its text cannot be reused")
         text = "".join(_slot(op, p, names) if isinstance(p, Slot) else p for p in syntax.pieces)
+        if generic and "." not in op.kind:
+            # 'call' is 'func.call' only inside func.func's custom form, whose parser makes func the
+            # default dialect; the generic form's region has none.
+            head = rf"^((?:%[^=\n]*=\s*)?){re.escape(op.kind)}\b"
+            text = re.sub(head, rf"\g<1>func.{op.kind}", text, count=1)
         # Generic form of ops MLIR's parser reads only so: by write_function, once for all.
         return text.split("\n")
     if op.kind == "linalg.generic" and isinstance(syntax, GenericText):
