@@ -6,7 +6,8 @@ The format is MLIR's declarative assembly format (``mlir/docs/DefiningDialects/O
 ``operands``, ``regions`` and ``functional-type`` directives, and optional groups ``(...)?``
 with an anchor ``^``. What the format needs beyond the text (which names are operands, in what
 order the op takes them, the kind of each attribute, the types the format leaves out) comes from
-an ``OpDef``: for rock ops, ``viewalgebra/_mlir/rock_ops.py``.
+an ``OpDef``: for rock ops, ``viewalgebra/_mlir/rock_ops.py``; for MIGraphX and MHAL ops,
+``viewalgebra/_mlir/migraphx_ops.py``.
 
 Only the op's own syntax is read here; the statements of its regions are printed by ``convert``,
 which the caller passes in (``generic_text.py``).
@@ -21,6 +22,7 @@ from .._maps.lexer import Cursor, tokenize
 from ..errors import MlirParseError, MlirWriteError
 from . import generic as G
 from .assembly_format import Directive, Element, Group, Keyworded, Literal, Var, keyworded, parse_format
+from .migraphx_ops import ELIDED_TYPES
 from .rock_ops import OpDef
 
 ELIDED = {"transform": "#rock.transform_map", "map": "#rock.transform_map"}
@@ -195,7 +197,11 @@ class _Reader:
             while c.accept("|"):
                 words.append(c.next(f"the value of {name}").text)
             return f"#rock<{kind[5:]} {'|'.join(words)}>"
+        start = c.pos
         text = _attribute_text(c, name)
+        literal = c.tokens[start].kind == "number" or c.tokens[start].text in ("-", "dense", "sparse")
+        if not kind and literal and c.accept(":"):  # an untyped attribute's literal takes its type
+            text += " : " + read_type(c)
         if kind in ("i32", "i64", "index", "f32", "f64") and ":" not in text:
             return f"{text} : {kind}"
         return text
@@ -236,6 +242,10 @@ class _Reader:
         counts = [self.count(n) for n in names]
         if sum(counts) != len(found):
             raise self.fail(f"{sum(counts)} types")
+        prefix = ELIDED_TYPES.get(self.kind.split(".", 1)[0], "")
+        if any(t.startswith("<") for t in found) and not prefix:
+            raise self.fail("types with their dialect prefix")
+        found = [prefix + t if t.startswith("<") else t for t in found]
         i = 0
         for name, n in zip(names, counts, strict=True):
             self.read.types[name] = found[i:i + n]

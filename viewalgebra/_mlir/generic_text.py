@@ -5,10 +5,12 @@ an op of any other dialect (rock, migraphx, an unknown one) is read only in gene
 the parser has that dialect. ``generic_ops`` rewrites just those ops of a function (or any run of
 statements), at any depth of regions, and leaves the rest of the text as it was:
 
-- a rock op by its definition (``rock_ops.py``, from rocMLIR's ``RockOps.td``): operands in the
-  op's order, ``operandSegmentSizes``, attribute values typed as its parser types them;
+- an op with a known definition (``DEFINED``: rock ops from rocMLIR's ``RockOps.td`` in
+  ``rock_ops.py``, MIGraphX and MHAL ops in ``migraphx_ops.py``) by it: operands in the op's
+  order, ``operandSegmentSizes``, attribute values typed as its parser types them;
   ``rock.transforming_for``, whose syntax is hand-written in rocMLIR (``RockOps.cpp``), by its
-  own reader here;
+  own reader here. A MIGraphX or MHAL op its definition does not read is taken as written when
+  that is faithful (``migraphx_ops.AS_WRITTEN``);
 - an op with no definition known, by what is written: its operands in written order, its
   attribute dictionary, and the types after its ``:``. When its custom syntax holds more than
   that (keywords, attributes outside the dictionary) there is no faithful generic form to give:
@@ -25,7 +27,11 @@ from .._maps.lexer import Cursor, Token, starts_statement, tokenize
 from ..errors import MlirParseError, MlirWriteError
 from . import generic as G
 from .declarative import defines, read_results, read_type, read_value, to_generic
-from .rock_ops import ROCK_OPS
+from .migraphx_ops import AS_WRITTEN, MHAL_OPS, MIGRAPHX_OPS
+from .rock_ops import ROCK_OPS, OpDef
+
+DEFINED: dict[str, OpDef] = {**ROCK_OPS, **MIGRAPHX_OPS, **MHAL_OPS}
+"""Every op with a known definition, keyed by its full name."""
 
 UPSTREAM = frozenset({
     "builtin", "func", "arith", "memref", "tensor", "linalg", "scf", "vector", "gpu", "affine",
@@ -92,12 +98,12 @@ class _Walker:
         return "".join(out)
 
     def statement(self, kind: str, text: str, offset: int) -> list[str]:
-        d = ROCK_OPS.get(kind)
+        d = DEFINED.get(kind)
         try:
             if kind == "rock.transforming_for":
                 lines, defined = self.transforming_for(text)
             elif d is not None and d.format:
-                lines, defined = to_generic(kind, d, text, self.types.get, self.region)
+                lines, defined = self.by_definition(kind, d, text)
             else:
                 lines, defined = self.by_text(kind, text)
         except (MlirWriteError, MlirParseError) as e:
@@ -134,6 +140,18 @@ class _Walker:
         if terminator is not None and not (lines and terminator in lines[-1]):
             out.append("  " + G.op(terminator)[0])
         return out
+
+    def by_definition(self, kind: str, d: OpDef, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """An op by its definition's format or, in a dialect of ``AS_WRITTEN``, as written."""
+        try:
+            return to_generic(kind, d, text, self.types.get, self.region)
+        except MlirWriteError as e:
+            if kind.split(".", 1)[0] not in AS_WRITTEN or "does not follow its definition" not in str(e):
+                raise
+            try:
+                return self.by_text(kind, text, d)
+            except (MlirWriteError, MlirParseError):
+                raise e from None
 
     # {{{ ops with no declarative format
 
@@ -216,9 +234,11 @@ class _Walker:
                      properties=properties, attributes=attributes, region=region, defines=defines(results))
         return lines, list(zip(results, result_types, strict=True))
 
-    def by_text(self, kind: str, text: str) -> tuple[list[str], list[tuple[str, str]]]:
-        """An op with no definition known: operands, regions, attribute dictionary and types as
-        written."""
+    def by_text(self, kind: str, text: str,
+                d: OpDef | None = None) -> tuple[list[str], list[tuple[str, str]]]:
+        """An op with no definition known, or one ``d`` does not read: operands, regions, attribute
+        dictionary and types as written; with ``d``, only if the counts of operands and results fit
+        it, and its attributes are properties."""
         tokens = tokenize(text)
         c = Cursor(text, tokens)
         results = read_results(c)
@@ -270,8 +290,17 @@ class _Walker:
         ins = [self.qualified(t, dialect, known) for t in ins]
         outs = [self.qualified(t, dialect, known + ins) for t in outs]
         region = [line for i, r in enumerate(regions) for line in ([] if i == 0 else ["}, {"]) + r]
-        lines = G.op(kind, operands, ins, outs, attributes=attributes, defines=defines(results),
-                     region=region if regions else None)
+        properties: list[tuple[str, str]] = []
+        if d is not None:
+            fits = _fits(d.operands, len(operands)) and _fits(d.results, len(results))
+            if not fits or d.regions or regions:
+                raise MlirWriteError(f"{len(operands)} operands and {len(results)} results, which its "
+                                     "definition does not divide among its operands and results")
+            inherent = {name for name, _ in d.attributes}
+            properties = [a for a in attributes if a[0] in inherent]
+            attributes = [a for a in attributes if a[0] not in inherent]
+        lines = G.op(kind, operands, ins, outs, properties=properties, attributes=attributes,
+                     defines=defines(results), region=region if regions else None)
         return lines, list(zip(results, outs, strict=True))
 
     @staticmethod
@@ -360,6 +389,14 @@ def _op_name(tokens: list[Token], i: int, end: int) -> str | None:
     if j >= end or tokens[j].kind != "ident":
         return None
     return tokens[j].text
+
+
+def _fits(marks: tuple[str, ...], n: int) -> bool:
+    """Whether ``n`` values divide among ``marks`` in one way only: single values one each, at most
+    one optional (one or none) or variadic group the rest."""
+    groups = [m for m in marks if m[-1] in "?*"]
+    spare = n - (len(marks) - len(groups))
+    return spare == 0 if not groups else len(groups) == 1 and 0 <= spare <= (1 if groups[0][-1] == "?" else n)
 
 
 def _region_follows(c: Cursor) -> bool:
