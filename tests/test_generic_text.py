@@ -1,9 +1,10 @@
 """Generic form of the ops MLIR's parser reads only so (``viewalgebra/_mlir/generic_text.py``):
 each mechanism on a case worked out by hand from the op's definition in rocMLIR's ``RockOps.td``
 (operand order, segment sizes, attribute kinds, types a trait gives, ``rock.transforming_for``'s
-block arguments), ops with no definition taken as written, and the refusals; then every rock op of
-the repository's rocMLIR files, each converted statement keeping its operands and parsing in
-MLIR's own parser."""
+block arguments), ``MIGraphX.td`` and ``MHALOps.td`` (types written without their dialect prefix,
+typed literals, a symbol and token operands), ops with no definition taken as written, and the
+refusals; then every rock op of the repository's rocMLIR files, each converted statement keeping
+its operands and parsing in MLIR's own parser."""
 
 from __future__ import annotations
 
@@ -144,17 +145,85 @@ def test_call_gets_its_dialect_in_a_generic_function() -> None:
 
 def test_ops_without_a_definition_as_written() -> None:
     body = "\n".join([
-        "  %n = migraphx.add %m, %m : <2x3xf32, 3x1>, <2x3xf32, 3x1> -> <2x3xf32, 3x1>",
+        "  %n = migraphx.backwards_data_convolution %m, %m : <2x3xf32, 3x1>, <2x3xf32, 3x1> -> <2x3xf32, 3x1>",
         "  %s = foo.bar %a, %a {x = 1 : i32} : (f32, f32) -> f32",
         "  rock.stage {",
         "    rock.lds_barrier",
         "  } {name = \"A\"}"])
     out = generic_ops(function(body, "%a: f32, %m: !migraphx.shaped<2x3xf32, 3x1>"))
-    assert ('%n = "migraphx.add"(%m, %m) : (!migraphx.shaped<2x3xf32, 3x1>, !migraphx.shaped<2x3xf32, 3x1>) '
-            "-> !migraphx.shaped<2x3xf32, 3x1>") in out
+    assert ('%n = "migraphx.backwards_data_convolution"(%m, %m) : (!migraphx.shaped<2x3xf32, 3x1>, '
+            "!migraphx.shaped<2x3xf32, 3x1>) -> !migraphx.shaped<2x3xf32, 3x1>") in out
     assert '%s = "foo.bar"(%a, %a) {x = 1 : i32} : (f32, f32) -> f32' in out
     assert '"rock.stage"() ({\n    "rock.lds_barrier"() : () -> ()\n  }) {name = "A"} : () -> ()' in out
     parses(out)
+
+
+def test_migraphx_ops_by_their_definitions() -> None:
+    # MIGraphX.td: quantizelinear(input, scale, bias: Optional), the format writing each type with
+    # MIXRShapedType's parser (no '!migraphx.shaped'); axis is no attribute of it (discardable);
+    # convolution's padding, stride, dilation, group, padding_mode are its attributes (properties);
+    # literal's ElementsAttr value carries its own type
+    shaped = "!migraphx.shaped"
+    body = "\n".join([
+        "  %q = migraphx.quantizelinear %x, %s, %b {axis = 1 : i64} : <2x4xf32, 4x1>, <4xf32, 1>, <4xi8, 1> "
+        "-> <2x4xi8, 4x1>",
+        "  %p = migraphx.quantizelinear %x, %s : <2x4xf32, 4x1>, <4xf32, 1> -> <2x4xi8, 4x1>",
+        "  %c = migraphx.convolution %in, %f {dilation = [1, 1], group = 1 : i64, padding = [0, 0, 0, 0], "
+        "padding_mode = 0 : i64, stride = [1, 1], xdlopsV2 = true} : <1x3x4x4xf32, 48x16x4x1>, "
+        "<2x3x1x1xf32, 3x1x1x1> -> <1x2x4x4xf32, 32x16x4x1>",
+        "  %l = migraphx.literal (dense<[1, 2]> : tensor<2xi32>) : <2xi32, 1>"])
+    args = (f"%x: {shaped}<2x4xf32, 4x1>, %s: {shaped}<4xf32, 1>, %b: {shaped}<4xi8, 1>, "
+            f"%in: {shaped}<1x3x4x4xf32, 48x16x4x1>, %f: {shaped}<2x3x1x1xf32, 3x1x1x1>")
+    out = generic_ops(function(body, args))
+    assert (f'%q = "migraphx.quantizelinear"(%x, %s, %b) {{axis = 1 : i64}} : ({shaped}<2x4xf32, 4x1>, '
+            f"{shaped}<4xf32, 1>, {shaped}<4xi8, 1>) -> {shaped}<2x4xi8, 4x1>") in out
+    assert (f'%p = "migraphx.quantizelinear"(%x, %s) : ({shaped}<2x4xf32, 4x1>, {shaped}<4xf32, 1>) '
+            f"-> {shaped}<2x4xi8, 4x1>") in out
+    assert ('%c = "migraphx.convolution"(%in, %f) <{dilation = [1, 1], group = 1 : i64, padding = [0, 0, 0, 0], '
+            f"padding_mode = 0 : i64, stride = [1, 1]}}> {{xdlopsV2 = true}} : ({shaped}<1x3x4x4xf32, 48x16x4x1>, "
+            f"{shaped}<2x3x1x1xf32, 3x1x1x1>) -> {shaped}<1x2x4x4xf32, 32x16x4x1>") in out
+    assert (f'%l = "migraphx.literal"() <{{value = dense<[1, 2]> : tensor<2xi32>}}> : () -> {shaped}<2xi32, 1>'
+            in out)
+    parses(out)
+
+
+def test_mhal_ops_by_their_definitions() -> None:
+    # MHALOps.td: launch(callee: FlatSymbolRefAttr, dependencies: Variadic<token>, launchOperands:
+    # Variadic) -> (token, results: Variadic), AttrSizedOperandSegments; the format types neither
+    # the dependencies nor the token (both !mhal.token); await's custom directive reads no result
+    body = "\n".join([
+        "  %t0 = mhal.launch @f (%a) : (f32)",
+        "  %t1, %r = mhal.launch @g [%t0] (%a, %a) : (f32, f32) -> f32",
+        "  mhal.await %t1 : !mhal.token"])
+    out = generic_ops(function(body, "%a: f32"))
+    assert '%t0 = "mhal.launch"(%a) <{callee = @f, operandSegmentSizes = array<i32: 0, 1>}> : (f32) -> !mhal.token' in out
+    assert ('%t1, %r = "mhal.launch"(%t0, %a, %a) <{callee = @g, operandSegmentSizes = array<i32: 1, 2>}> '
+            ": (!mhal.token, f32, f32) -> (!mhal.token, f32)") in out
+    assert '"mhal.await"(%t1) : (!mhal.token) -> ()' in out
+    parses(out)
+
+
+def test_older_migraphx_syntax_as_written_when_it_fits_the_definition() -> None:
+    # MIGraphXOps.td of an older rocMLIR: '`(`$inA `,` $inB`)` attr-dict `:` `(`type($inA) ...'
+    # (fusion/e2e/mixr-*.mlir): the same operands in the same order, so taken as written; its
+    # attribute axis is still a property
+    body = "\n".join([
+        "  %s = migraphx.add(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+        "  %m = migraphx.softmax(%s){axis = 0 : i64} : tensor<4xf32> -> tensor<4xf32>"])
+    out = generic_ops(function(body, "%a: tensor<4xf32>"))
+    assert '%s = "migraphx.add"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>' in out
+    assert '%m = "migraphx.softmax"(%s) <{axis = 0 : i64}> : (tensor<4xf32>) -> tensor<4xf32>' in out
+    parses(out)
+
+
+@pytest.mark.parametrize("statement", [
+    "  %s = migraphx.add(%a) : (tensor<4xf32>) -> tensor<4xf32>",  # one operand where it takes two
+    "  %s = migraphx.literal dense<1> : <1xi32, 1>",  # neither its form nor operands and types only
+    "  %t = mhal.launch @f [%a] %a : (tensor<4xf32>)",  # two operand groups: which is which?
+])
+def test_migraphx_and_mhal_ops_their_definition_does_not_read_are_refused(statement: str) -> None:
+    with pytest.raises(MlirWriteError, match=r"^(migraphx|mhal)\.\w+: no generic form: .*does not follow its definition"):
+        generic_ops(function(statement, "%a: tensor<4xf32>"))
 
 
 @pytest.mark.parametrize("statement", [
