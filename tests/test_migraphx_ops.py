@@ -108,4 +108,4 @@ def test_every_statement_in_the_test_files_keeps_its_operands() -> None:
         assert f'"{op}"(' in head, where
         assert sorted(operand.findall(head.split(")", 1)[0])) == sorted(written), (where, statement)
         done += 1
-    assert done >= 40
+    assert done >= 0.9 * len(LINES)

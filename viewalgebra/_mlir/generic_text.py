@@ -150,8 +150,8 @@ class _Walker:
                 raise
             try:
                 return self.by_text(kind, text, d)
-            except (MlirWriteError, MlirParseError):
-                raise e from None
+            except (MlirWriteError, MlirParseError) as written:
+                raise MlirWriteError(f"{e}; nor can it be taken as written: {written}") from None
 
     # {{{ ops with no declarative format
 
@@ -258,8 +258,9 @@ class _Walker:
             elif tok.text in ("(", ")", "[", "]", ","):
                 c.next()
             else:
+                unknown = ", and no definition of it is known" if d is None else ""
                 raise MlirWriteError(f"its custom form holds {tok.text!r}, which only its own parser "
-                                     "understands, and no definition of it is known")
+                                     f"understands{unknown}")
         ins: list[str] = []
         outs: list[str] = []
         if c.accept(":"):
