@@ -167,8 +167,8 @@ def _gfx942(arch: str, gfx90a: bool) -> LdsModel:
                   f"{cdna3}, ds_read_b128 table (counters); the same lane groups in ROCm/composable_kernel "
                   "docs/conceptual/ck_tile/hardware/lds_bank_conflicts.rst"),
         PhaseRule("write", 4, contiguous(w, 32), "assumed",
-                  "ROCm/hipBLASLt pull request 1180, a maintainer: ds_store_b32 is issued by 32 threads "
-                  "in the same cycle (which 32 is not stated: contiguous, as ds_read_b32)"),
+                  "assumed from ROCm/hipBLASLt pull request 1180, a maintainer: ds_store_b32 is issued by "
+                  "32 threads in the same cycle (which 32 is not stated: contiguous, as ds_read_b32)"),
         PhaseRule("write", 8, contiguous(w, 16), "assumed",
                   "no published statement: 16 lanes of 8 bytes fill the 32 banks once, contiguous as "
                   "ds_read_b64"),
