@@ -3,6 +3,7 @@ views for every architecture, kind and width, the ISL decision, and precise erro
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -394,3 +395,72 @@ def test_bad_inputs_get_precise_errors() -> None:
         va.lds.PhaseRule("read", 12, va.lds.contiguous(64, 8), "assumed", "x")
     with pytest.raises(va.errors.LdsModelError, match=re.escape("bank_conflicts: model must be an LdsModel")):
         va.lds.bank_conflicts(access, "gfx942")  # type: ignore[arg-type]
+
+
+# {{{ the LDS views rocMLIR builds (va.gridwise)
+
+
+def lds_access(access: va.gridwise.ThreadAccess, kind: va.lds.LdsKind) -> va.lds.LdsAccess:
+    """An LDS store or read of the gridwise recipes as an ``LdsAccess``: with the vector's lanes
+    spelled out, along its iteration dim; with vector addresses (rocMLIR's ``vector<N x T>`` LDS
+    buffer), each point one access of the whole vector (the buffer's elements N times wider)."""
+    view = access.view
+    if access.vector_addresses and access.vector_elements > 1:
+        b = view.buffer
+        wide = va.Buffer(b.shape, f"i{access.vector_elements * b.bits}", strides=b.strides, offset=b.offset)
+        return va.lds.LdsAccess(va.View(wide, view.maps), "tid", None, 1, kind)
+    return va.lds.LdsAccess(view, "tid", access.iter_dim, access.vector_elements, kind)
+
+
+@pytest.mark.parametrize(("perf_config", "read_free_when_rotated"), [
+    ("v4:16,32,8,16,16,16,8,1,1,2,0,0,1,1", False),  # 16x16 MFMA, kpack 8
+    ("v4:64,64,8,32,32,16,8,1,1,2,0,0,1,1", False),
+    ("v4:64,64,8,32,32,32,8,1,1,2,0,0,1,1", True),  # 32x32 MFMA
+])
+def test_rotating_a_k_contiguous_lds_tile(perf_config: str, read_free_when_rotated: bool) -> None:
+    """A [M, K] in f16 with kpack 8 on gfx942: rocMLIR rotates d with k (getLDSLayoutConfigDim).
+    The rotation makes the ds_write_b128 of each thread's 8 k values conflict-free (8-way
+    without it); the ds_read_b128 of the MFMA operand, conflict-free without it, becomes 2-way
+    with a 16x16 instruction (lanes 0-3 and 20-23 share a phase) and stays free with 32x32."""
+    gw = va.gridwise
+    arch, model = gw.arch("gfx942"), va.lds.lds_model("gfx942")
+    config = gw.PerfConfig.parse(perf_config)
+    assert isinstance(config, gw.AccelPerfConfig)
+    grid = gw.gridwise_views(gw.GemmProblem(m=256, n=256, k=256, dtype="f16"), m_per_block=config.m_per_block,
+                             n_per_block=config.n_per_block, kpack_per_block=config.kpack_per_block,
+                             kpack=config.kpack)
+    lds = gw.operand_lds(grid, "a", config, arch, "f16")
+    assert lds.flags == gw.LdsLayout(rotate_d_with_k=True, swap_thread_iter=False)
+    for rotate in (False, True):
+        flags = gw.LdsLayout(rotate_d_with_k=rotate, swap_thread_iter=False)
+        store = lds_access(gw.lds_store(grid, "a", config, arch, "f16", lds=flags), "write")
+        read = lds_access(gw.lds_read(grid, "a", config, arch, "f16", layout=dataclasses.replace(lds, flags=flags)),
+                          "read")
+        wrote, got = va.lds.bank_conflicts(store, model), va.lds.bank_conflicts(read, model)
+        assert (wrote.instruction, got.instruction) == ("ds_write_b128", "ds_read_b128")
+        assert wrote.max_degree == (1 if rotate else 8)
+        assert got.max_degree == (1 if not rotate or read_free_when_rotated else 2)
+        if got.max_degree == 2:
+            assert (got.degrees == 2).all()  # every phase of every instruction
+        for access, answer in ((store, wrote), (read, got)):
+            assert (va.lds.conflict_free(access, model) is None) == (answer.max_degree == 1)
+            if math.prod(access.view.shape) <= 1024:  # the small tile: the per-lane count too
+                assert answer.counter == per_lane(access, model)[2]
+
+
+def test_the_lds_store_of_rocmlir_pr_2196() -> None:
+    """rocMLIR PR #2196's config (kpack 4, A copies 2 x 3, docs/gridwise.md): rocMLIR neither
+    rotates nor swaps, and its ds_write_b32 of vector<2xf16> is 8-way on gfx942 (writes of 4
+    bytes: the assumed phases of 32 lanes); rotating d with k leaves it 2-way."""
+    gw = va.gridwise
+    arch, model = gw.arch("gfx942"), va.lds.lds_model("gfx942")
+    config = gw.PerfConfig.parse("v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1")
+    grid = gw.gridwise_views(gw.GemmProblem(m=960, n=1024, k=1024, dtype="f16", transpose_a=True),
+                             m_per_block=96, n_per_block=256, kpack_per_block=8, kpack=4)
+    store = lds_access(gw.lds_store(grid, "a", config, arch, "f16"), "write")
+    r = va.lds.bank_conflicts(store, model)
+    assert (r.instruction, r.max_degree, r.split) == ("ds_write_b32", 8, None)
+    assert r.assumed == (model.rule("write", 4),)
+    assert r.witness is not None and r.witness.lanes == tuple((lane,) for lane in range(0, 16, 2))
+    rotated = gw.lds_store(grid, "a", config, arch, "f16", lds=gw.LdsLayout(True, False))
+    assert va.lds.bank_conflicts(lds_access(rotated, "write"), model).max_degree == 2
