@@ -155,7 +155,7 @@ ARCHS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201")
 @st.composite
 def user_models(draw: st.DrawFn) -> va.lds.LdsModel:
     """A made-up architecture: any wave and bank count, phases a random partition of the lanes."""
-    wave = draw(st.sampled_from([4, 8, 16, 32, 64]))
+    wave = draw(st.sampled_from([4, 8, 12, 16, 32, 48, 64]))
     banks = draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64]))
     rules = []
     for kind in ("read", "write"):

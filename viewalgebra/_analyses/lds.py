@@ -125,9 +125,12 @@ class Collision:
     """Which of the lane's instructions for the vector (0 unless the vector is split)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class BankConflicts:
-    """The answer of ``bank_conflicts``: degrees of every phase and the predicted counter."""
+    """The answer of ``bank_conflicts``: degrees of every phase and the predicted counter.
+
+    Compared by identity (it holds a numpy array); compare ``counter``, ``degrees`` and so on.
+    """
 
     instruction: str
     """What the backend emits for one lane's vector piece: ``ds_read_b128``, ``ds_write_b64``, ..."""
