@@ -393,6 +393,14 @@ def test_bad_inputs_get_precise_errors() -> None:
         va.lds.LdsModel("odd", 32, 64, (va.lds.PhaseRule("read", 4, va.lds.contiguous(32, 8), "assumed", "x"),))
     with pytest.raises(va.errors.LdsModelError, match=re.escape("PhaseRule: width must be one of")):
         va.lds.PhaseRule("read", 12, va.lds.contiguous(64, 8), "assumed", "x")
+    many = va.TransformMap((T.PassThrough((), ("tid",), (0,), ("tid",), (0,)),
+                            T.AddDim((1 << 15,), ("rep",), (1,), (), ())), (1024, 1 << 15), (1024,))
+    with pytest.raises(va.errors.TooComplexError, match=re.escape(
+            "bank_conflicts: 33554432 lane dwords to enumerate, more than 16777216")):
+        va.lds.bank_conflicts(va.lds.LdsAccess(va.View(va.Buffer((1024,), "f32"), many), "tid"), model)
+    assert va.lds.conflict_free(va.lds.LdsAccess(va.View(va.Buffer((1024,), "f32"), many), "tid"), model) is None
+    with pytest.raises(va.errors.InvalidArgumentError):
+        va.lds.conflict_free(access, model, timeout=-1)
     with pytest.raises(va.errors.LdsModelError, match=re.escape("bank_conflicts: model must be an LdsModel")):
         va.lds.bank_conflicts(access, "gfx942")  # type: ignore[arg-type]
 

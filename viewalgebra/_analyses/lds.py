@@ -23,12 +23,15 @@ from .._maps.buffer import Buffer
 from .._maps.equations import dim_names
 from .._maps.evaluate import IntArray
 from .._maps.view import View, addresses_on_grid
-from ..errors import LdsAccessError, LdsModelError
+from ..errors import LdsAccessError, LdsModelError, TooComplexError
 from .lds_model import LdsKind, LdsModel, PhaseRule
 from .vectorize import max_vector_length
 
 MAX_INSTRUCTION_BYTES = 16
 """The widest LDS access of one lane (``ds_read_b128``)."""
+
+ENUMERATE_LIMIT = 1 << 24
+"""The most lane dwords ``bank_conflicts`` enumerates (about 1 GB of numpy work arrays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +282,12 @@ def bank_conflicts(access: LdsAccess, model: LdsModel, *, timeout: float | None 
     """
     p = plan(access, model, timeout)
     rule = model.rule(access.kind, p.width)
+    lanes = -(-access.view.shape[access.thread_axis] // model.wave) * model.wave
+    entries = lanes * math.prod(p.instance_shape) * p.instructions * max(p.width // 4, 1)
+    if entries > ENUMERATE_LIMIT:
+        raise TooComplexError(
+            f"bank_conflicts: {entries} lane dwords to enumerate, more than {ENUMERATE_LIMIT}; fix some "
+            "instance dims (va.restrict) or ask conflict_free")
     byte, waves = lane_addresses(access, model, p)
     instances = byte.shape[1]
     phases = len(rule.groups)
@@ -303,8 +312,9 @@ def bank_conflicts(access: LdsAccess, model: LdsModel, *, timeout: float | None 
         pair = keys * span + dwords
         unique, inverse, counts = np.unique(pair, return_inverse=True, return_counts=True)
         ukey, udword = np.divmod(unique, span)
-        per_bank = np.bincount(ukey * model.banks + udword % model.banks, minlength=total * model.banks)
-        degrees = per_bank.reshape(total, model.banks).max(axis=1)
+        # distinct dwords per (phase key, bank); sorted by key, so each key's banks are adjacent
+        bank_key, per_bank = np.unique(ukey * model.banks + udword % model.banks, return_counts=True)
+        np.maximum.at(degrees, bank_key // model.banks, per_bank)
         shared = counts[inverse.reshape(-1)] >= 2
         broadcasts = int(np.unique(lane_ids[shared]).size)
     degrees = degrees.reshape(waves, instances, p.instructions, phases)
