@@ -155,16 +155,23 @@ ARCHS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201")
 
 @st.composite
 def user_models(draw: st.DrawFn) -> va.lds.LdsModel:
-    """A made-up architecture: any wave and bank count, phases a random partition of the lanes."""
+    """A made-up architecture: any wave and bank count, phases a random partition of the lanes,
+    contiguous lanes, or the cosets of random lanes under xor."""
     wave = draw(st.sampled_from([4, 8, 12, 16, 32, 48, 64]))
     banks = draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64]))
     rules = []
     for kind in ("read", "write"):
         for width in (1, 2, 4, 8, 16):
-            lanes = draw(st.permutations(range(wave)))
-            cuts = sorted(draw(st.sets(st.integers(1, wave - 1), max_size=6)))
-            bounds = [0, *cuts, wave]
-            groups = tuple(tuple(lanes[a:b]) for a, b in itertools.pairwise(bounds))
+            shape = draw(st.sampled_from(["partition", "contiguous", "cosets"]))
+            if shape == "contiguous":
+                groups = va.lds.contiguous(wave, draw(st.sampled_from([s for s in range(1, wave + 1) if wave % s == 0])))
+            elif shape == "cosets" and wave & (wave - 1) == 0:
+                groups = va.lds.cosets(wave, draw(st.lists(st.integers(1, wave - 1), max_size=4)))
+            else:
+                lanes = draw(st.permutations(range(wave)))
+                cuts = sorted(draw(st.sets(st.integers(1, wave - 1), max_size=6)))
+                bounds = [0, *cuts, wave]
+                groups = tuple(tuple(lanes[a:b]) for a, b in itertools.pairwise(bounds))
             rules.append(va.lds.PhaseRule(kind, width, groups, "assumed", "random"))
     return va.lds.LdsModel("made-up", banks, wave, tuple(rules), lds_bytes=1 << 20)
 
