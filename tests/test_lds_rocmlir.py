@@ -275,6 +275,23 @@ def test_swap_and_rotation_together_fix_what_neither_fixes_alone() -> None:
     assert comparison.kind == "model-uncertain"
 
 
+def test_a_rotation_that_leaves_conflicts_is_suboptimal_by_documented_rules() -> None:
+    """kpack 8, 64 threads, A copied 8 x 2 along k: rocMLIR rotates by 1 and its ``ds_write_b128``
+    stays 2-way (lanes 2 and 4 on one bank); the swap with a rotation of stride 2 is conflict-free.
+    Both instructions' phases are documented or measured: ``suboptimal``."""
+    config = parsed("v4:32,32,4,32,32,32,8,1,1,2,0,0,1,1")
+    grid = grid_of(gw.GemmProblem(m=256, n=256, k=256, dtype="f16"), config)
+    comparison = va.lds.compare_lds_layouts(grid, "a", config, "gfx942", "f16", strides=[1, 2])
+    check_rows(comparison, grid, config, "f16")
+    theirs = comparison.rocmlir
+    assert theirs.variant.label == "rotate(stride 1)" and theirs.degrees == (2, 1) and theirs.cycles == 16
+    assert not theirs.assumed and not comparison.best.assumed
+    assert comparison.best.variant.label == "swap + rotate(stride 2)" and comparison.best.cycles == 0
+    assert comparison.verdict == "rocMLIR suboptimal (16 extra cycles; best: swap + rotate(stride 2))"
+    exact = va.lds.compare_lds_layouts(grid, "a", config, "gfx942", "f16", strides=[1, 2], width="exact")
+    assert [(r.cycles, r.instructions) for r in exact.rows] == [(r.cycles, r.instructions) for r in comparison.rows]
+
+
 def test_bad_input_is_refused() -> None:
     grid = grid_of(LIT_PROBLEM, parsed(LIT))
     general = gw.PerfConfig.parse("256,64,64,16,4,4")
