@@ -12,10 +12,11 @@ store and the read alike: the data stays where the read looks for it), the swap,
 a rotation (which rocMLIR's exclusive flags never make).
 
 Each access is counted exactly (``bank_conflicts`` on ``lds_model(arch)``) from the recipes'
-``ThreadAccess`` views with the lanes spelled out (``scalar_access``): thread dim ``tid``, vector
-dim ``iter`` (store) or ``k_iter`` (read), the vector the width rule gives (rocMLIR's
-``ThreadwiseWriteAllRewritePattern`` / ``ThreadwiseReadIntoRewritePattern``, or the exact
-width).
+``ThreadAccess`` views with the lanes spelled out: thread dim ``tid``; the store's vector along
+``iter`` (over the scalars, ``scalar_access``) as rocMLIR's ``ThreadwiseWriteAllRewritePattern``
+gives it (the LDS buffer's ``vector<kpackPerThread>``, else its vectorization rule) or the exact
+width; the read's vector the tile's ``vector<kpack>`` along a new last dim ``kpack_vec``, as
+``ThreadwiseReadIntoRewritePattern`` reads a vector-typed source.
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ VerdictKind = Literal["optimal", "suboptimal", "trade-off", "model-uncertain"]
 def thread_lds_access(access: ThreadAccess, arch: Arch | None = None, *,
                       width: Width = "rocmlir") -> LdsAccess:
     """The ``LdsAccess`` of a recipe's LDS store or LDS read: the view with the vector lanes spelled
-    out (``scalar_access``), thread dim ``tid``, vector dim the access's ``iter_dim``, the vector
-    rocMLIR's threadwise lowering gives it (``rocmlir_width``) or the exact width
-    (``exact_width``).
+    out, thread dim ``tid``; a store's vector along ``iter`` (``scalar_access``) as rocMLIR's
+    threadwise lowering gives it (``rocmlir_width``) or the exact width (``exact_width``), a read's
+    the whole ``vector<kpack>`` along a last dim ``kpack_vec`` (``width`` does not change it).
 
     Example: A's store of ``v4:64,64,8,32,32,32,8,...`` in f16 (kpack 8) is one vector of 8 f16 per
     thread along ``iter``: ``vector_length == 8`` (a ``ds_write_b128``).
