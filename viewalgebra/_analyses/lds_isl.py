@@ -14,6 +14,7 @@ parities of lane bits (gfx942's ``ds_read_b128``: ``(l div 32, (l div 8) mod 2, 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import islpy as isl
@@ -29,13 +30,15 @@ def conflict_free(access: LdsAccess, model: LdsModel, *, timeout: float | None =
 
     The collision is built around a point of the set of colliding lane pairs (the fullest bank of
     its phase). ISL work is bounded by ``timeout`` seconds (``QueryTimeoutError`` beyond).
-    Example: gfx942 ``ds_read_b128`` at a 16-byte stride gives ``None``; at 32 bytes, lanes 0 and 2
-    of phase 0 share bank 0.
+    Example: gfx942 ``ds_read_b128`` at a 16-byte stride gives ``None``; at 32 bytes a collision
+    (lanes 0 and 20, of one phase, put dwords 0 and 160 in bank 0; ISL may find another pair).
     """
     check_timeout(timeout, "conflict_free")
+    start = time.monotonic()
     p = plan(access, model, timeout)
     rule = model.rule(access.kind, p.width)
-    point = run_bounded(colliding_pair, (access, model, p), timeout, "conflict_free")
+    left = None if timeout is None else max(timeout - (time.monotonic() - start), 1e-3)
+    point = run_bounded(colliding_pair, (access, model, p), left, "conflict_free")
     if point is None:
         return None
     return _collision(access, model, rule, p, point)

@@ -198,7 +198,7 @@ def _gfx950() -> LdsModel:
                   f"{cdna4}, ds_read_b64 table (latency); triton-lang/triton pull request 9662 (2 phases of "
                   "64-bit accesses on gfx950)"),
         PhaseRule("read", 16, cosets(w, (1, 2, 12, 20)), "measured",
-                  f"{cdna4}, ds_read_b128 phase groups (latency); triton-lang/triton pull request 11365"),
+                  f"{cdna4}, ds_read_b128 phase groups (latency)"),
         PhaseRule("write", 4, contiguous(w, 64), "assumed",
                   "no published statement: as ds_read_b32 (64 lanes of 4 bytes fill the 64 banks once)"),
         PhaseRule("write", 8, contiguous(w, 32), "assumed",
@@ -220,7 +220,10 @@ def _rdna(arch: str) -> LdsModel:
     rules = [
         PhaseRule("read", 4, contiguous(w, 32), "measured", f"{note}, ds_read_b32 (latency)"),
         PhaseRule("read", 8, contiguous(w, 16), "measured", f"{note}, ds_read_b64 (latency)"),
-        PhaseRule("read", 16, b128, "measured", f"{note}, ds_read_b128 (latency)"),
+        PhaseRule("read", 16, b128, "measured", f"{note}, ds_read_b128 (latency)" + (
+            "; triton-lang/triton pull request 11365 quotes AMD: GFX12 changed the banking of "
+            "DS_LOAD_B96 and DS_LOAD_B128 from GFX11, threads 0-7, 8-15, 16-23, 24-31 in cycles 0-3"
+            if rdna4 else "")),
         PhaseRule("write", 4, contiguous(w, 32), "assumed", "no published statement: as ds_read_b32"),
         PhaseRule("write", 8, contiguous(w, 16), "assumed", "no published statement: as ds_read_b64"),
         PhaseRule("write", 16, contiguous(w, 8), "assumed",
