@@ -505,6 +505,11 @@ def test_the_widget_beside_the_exact_count_says_why_they_differ() -> None:
     assert (read.widget.max_degree, read.widget_rule_degree, read.exact.max_degree) == (16, 2, 2)
     assert read.differences == ("layout: the widget's own formulas give 16-way, its rule on rocMLIR's maps 2-way "
                                 "(its read layout is not rocMLIR's)",)
+    wide = va.rocmlir.compare_widget(grid, "b", config, "gfx950", "f16", "write")
+    assert (wide.widget_rule_degree, wide.exact.max_degree) == (2, 1)
+    assert wide.differences[0] == "banks: gfx950 has 64 banks; the widget 32"  # its 16-lane write phases agree
+    with pytest.raises(va.errors.InvalidArgumentError, match="the widget simulates MFMAs on waves of 64"):
+        va.rocmlir.compare_widget(grid, "a", parsed("v4:32,32,4,16,16,16,16,1,1,2,0,0,1,1"), "gfx1100", "f16", "write")
 
 
 # }}}
