@@ -358,27 +358,57 @@ def test_the_docs_table_of_rocmlirs_lds_stores_is_recomputed() -> None:
         assert row in section, row
 
 
-def read_into_text(read: gw.ThreadAccess, kpack: int) -> str:
-    """A function that reads ``read``'s view as rocMLIR's blockwise gemm lowering does: a
-    ``rock.transform`` chain over the tile of ``vector<kpack>``, ``rock.threadwise_read_into`` with
-    extra indices ``[tid, d_iter]`` into registers of ``vector<kpack>``."""
-    space = "#gpu.address_space<workgroup>"
-    element = f"vector<{kpack}xf16>"
+def ir_text(view: va.View, element: str, registers: str, op: str) -> str:
+    """A function with ``view`` as a ``rock.transform`` chain over an LDS buffer of ``element``s and
+    one ``op``: ``read`` (``rock.threadwise_read_into`` with extra indices ``[tid, 0]``, as the
+    blockwise gemm reads A and B) or ``write`` (``rock.threadwise_write_all``, extra index
+    ``[tid]``, as the LDS store), its registers of type ``registers``."""
+    def memref(shape: tuple[int, ...]) -> str:
+        return f"memref<{'x'.join(map(str, shape))}x{element}, #gpu.address_space<workgroup>>"
 
-    def memref(shape: tuple[int, ...], where: str = space) -> str:
-        return f"memref<{'x'.join(map(str, shape))}x{element}, {where}>"
-
-    lines = [f"func.func @read(%lds: {memref(read.view.buffer.shape)}) {{",
+    lines = [f"func.func @f(%lds: {memref(view.buffer.shape)}) {{",
              "  %tid = rock.workitem_id : index", "  %c0 = arith.constant 0 : index",
-             f"  %regs = rock.alloc() : {memref((read.values,), '#gpu.address_space<private>')}"]
-    value, shape = "%lds", read.view.buffer.shape
-    for i, m in enumerate(reversed(read.view.maps)):
+             f"  %regs = rock.alloc() : {registers}"]
+    value, shape = "%lds", view.buffer.shape
+    for i, m in enumerate(reversed(view.maps)):
         lines.append(f"  %v{i} = rock.transform {value} by {va.print_transform_map(m)} : {memref(shape)} to "
                      f"{memref(m.upper_bounds)}")
         value, shape = f"%v{i}", m.upper_bounds
-    lines.append(f"  rock.threadwise_read_into {{forceUnroll, useIndexDiffs}} [](%{value[1:]}) [%tid, %c0] -> %regs : "
-                 f"{memref(shape)} -> {memref((read.values,), '#gpu.address_space<private>')}")
+    if op == "read":
+        lines.append(f"  rock.threadwise_read_into {{forceUnroll, useIndexDiffs}} [](%{value[1:]}) [%tid, %c0] -> "
+                     f"%regs : {memref(shape)} -> {registers}")
+    else:
+        lines.append(f"  rock.threadwise_write_all features = none {{forceUnroll}} %regs -> [](%{value[1:]}) [%tid] "
+                     f"by set : {registers} -> {memref(shape)}")
     return "\n".join([*lines, "  return", "}"])
+
+
+def read_into_text(read: gw.ThreadAccess, kpack: int) -> str:
+    """``read``'s view over the tile of ``vector<kpack x f16>``, read into registers of vectors."""
+    return ir_text(read.view, f"vector<{kpack}xf16>",
+                   f"memref<{read.values}xvector<{kpack}xf16>, #gpu.address_space<private>>", "read")
+
+
+@given(case=cases())
+@settings(derandomize=True, max_examples=15, deadline=None)
+def test_an_lds_store_written_as_ir_is_read_back_as_the_same_access(
+        case: tuple[gw.GridwiseGemm, gw.AccelPerfConfig, str, str]) -> None:
+    """The recipe's store over the scalars, printed as a ``rock.transform`` chain and a
+    ``rock.threadwise_write_all``: ``lds_accesses`` gives the same view, thread dim and rocMLIR's
+    width of a write over scalars, so the same count."""
+    grid, config, dtype, operand = case
+    store = gw.lds_store(grid, operand, config, GFX942, dtype)
+    registers = f"memref<{store.values}x{dtype}, #gpu.address_space<private>>"
+    (found,) = va.lds.lds_accesses(ir_text(store.view, dtype, registers, "write"))
+    assert found.access is not None, found.reason
+    assert va.equivalent(found.access.view, store.view)
+    width = va.rocmlir.rocmlir_threadwise_width(store.view, 1, op="write_all")
+    assert (found.access.thread_axis, found.access.vector_axis, found.access.vector_length) == (0, 1, width)
+    model = va.lds.lds_model("gfx942")
+    direct = va.lds.bank_conflicts(va.lds.LdsAccess(store.view, "tid", "iter", width, "write"), model)
+    counted = va.lds.bank_conflicts(found.access, model)
+    assert (counted.instruction, counted.counter, counted.max_degree) == (
+        direct.instruction, direct.counter, direct.max_degree)
 
 
 @pytest.mark.parametrize("operand", ["a", "b"])
