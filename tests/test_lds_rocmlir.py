@@ -358,28 +358,32 @@ def test_the_docs_table_of_rocmlirs_lds_stores_is_recomputed() -> None:
         assert row in section, row
 
 
-def ir_text(view: va.View, element: str, registers: str, op: str) -> str:
+def ir_text(view: va.View, element: str, registers: str, op: str, *, inline: int = 0) -> str:
     """A function with ``view`` as a ``rock.transform`` chain over an LDS buffer of ``element``s and
     one ``op``: ``read`` (``rock.threadwise_read_into`` with extra indices ``[tid, 0]``, as the
     blockwise gemm reads A and B) or ``write`` (``rock.threadwise_write_all``, extra index
-    ``[tid]``, as the LDS store), its registers of type ``registers``."""
+    ``[tid]``, as the LDS store), its registers of type ``registers``; the top ``inline`` maps are
+    the op's own ``[#alias, ...]`` instead of ``rock.transform``s."""
     def memref(shape: tuple[int, ...]) -> str:
         return f"memref<{'x'.join(map(str, shape))}x{element}, #gpu.address_space<workgroup>>"
 
-    lines = [f"func.func @f(%lds: {memref(view.buffer.shape)}) {{",
-             "  %tid = rock.workitem_id : index", "  %c0 = arith.constant 0 : index",
-             f"  %regs = rock.alloc() : {registers}"]
+    chain, own = view.maps[inline:], view.maps[:inline]
+    lines = [f"#tm{i} = {va.print_transform_map(m)}" for i, m in enumerate(own)]
+    lines += [f"func.func @f(%lds: {memref(view.buffer.shape)}) {{",
+              "  %tid = rock.workitem_id : index", "  %c0 = arith.constant 0 : index",
+              f"  %regs = rock.alloc() : {registers}"]
     value, shape = "%lds", view.buffer.shape
-    for i, m in enumerate(reversed(view.maps)):
+    for i, m in enumerate(reversed(chain)):
         lines.append(f"  %v{i} = rock.transform {value} by {va.print_transform_map(m)} : {memref(shape)} to "
                      f"{memref(m.upper_bounds)}")
         value, shape = f"%v{i}", m.upper_bounds
+    aliases = ", ".join(f"#tm{i}" for i in range(inline))  # the op's type is its operand's, as rocMLIR prints it
     if op == "read":
-        lines.append(f"  rock.threadwise_read_into {{forceUnroll, useIndexDiffs}} [](%{value[1:]}) [%tid, %c0] -> "
-                     f"%regs : {memref(shape)} -> {registers}")
+        lines.append(f"  rock.threadwise_read_into {{forceUnroll, useIndexDiffs}} [{aliases}](%{value[1:]}) "
+                     f"[%tid, %c0] -> %regs : {memref(shape)} -> {registers}")
     else:
-        lines.append(f"  rock.threadwise_write_all features = none {{forceUnroll}} %regs -> [](%{value[1:]}) [%tid] "
-                     f"by set : {registers} -> {memref(shape)}")
+        lines.append(f"  rock.threadwise_write_all features = none {{forceUnroll}} %regs -> [{aliases}](%{value[1:]}) "
+                     f"[%tid] by set : {registers} -> {memref(shape)}")
     return "\n".join([*lines, "  return", "}"])
 
 
@@ -420,6 +424,9 @@ def test_an_lds_read_in_ir_counts_as_the_recipes_read(operand: str) -> None:
     read = gw.lds_read(grid, operand, config, GFX942, "f16")
     (found,) = va.lds.lds_accesses(read_into_text(read, config.kpack))
     assert found.op == "rock.threadwise_read_into" and found.access is not None, found.reason
+    registers = f"memref<{read.values}xvector<8xf16>, #gpu.address_space<private>>"
+    (inline,) = va.lds.lds_accesses(ir_text(read.view, "vector<8xf16>", registers, "read", inline=2))
+    assert inline.access is not None and va.equivalent(inline.access.view, found.access.view)
     assert found.access.kind == "read" and found.access.vector_length == 8
     mine = va.lds.thread_lds_access(read, GFX942)
     model = va.lds.lds_model("gfx942")

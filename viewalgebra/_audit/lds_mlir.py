@@ -76,7 +76,8 @@ def lds_accesses(text: str) -> tuple[MlirLdsAccess, ...]:
     if not isinstance(text, str):
         raise InvalidArgumentError(f"lds_accesses: expected the MLIR text, got {type(text).__name__}")
     views = parse_mlir_views(text)
-    maps = parse_mlir_transform_maps(text, errors="collect")
+    # The op's own [maps] are aliases only rarely (rocMLIR's LDS ops carry []): scan them on demand.
+    maps = _Aliases(text)
     lines = text.splitlines()
     functions: list[tuple[int, str]] = []
     workitems: list[tuple[int, str]] = []
@@ -96,7 +97,7 @@ def lds_accesses(text: str) -> tuple[MlirLdsAccess, ...]:
 
 
 def _access(line: str, number: int, function: str, start: int, views: tuple[ParsedView, ...],
-            maps: tuple[ParsedMap, ...], tids: set[str]) -> list[MlirLdsAccess]:
+            maps: _Aliases, tids: set[str]) -> list[MlirLdsAccess]:
     write = _WRITE.search(line)
     read = None if write else _READ.search(line)
     if write is not None:
@@ -147,6 +148,19 @@ def _access(line: str, number: int, function: str, start: int, views: tuple[Pars
     return [MlirLdsAccess(function, number, op, value, access)]
 
 
+class _Aliases:
+    """The transform maps of a file (``parse_mlir_transform_maps``), scanned on first use."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: tuple[ParsedMap, ...] | None = None
+
+    def all(self) -> tuple[ParsedMap, ...]:
+        if self.found is None:
+            self.found = parse_mlir_transform_maps(self.text, errors="collect")
+        return self.found
+
+
 def _types(text: str) -> list[str]:
     """The types after an op's colon, split at the top-level ``->`` and commas."""
     parts: list[str] = []
@@ -173,7 +187,7 @@ def _lanes(element: str) -> int:
 
 
 def _view(value: str, inline: str, number: int, start: int, views: tuple[ParsedView, ...],
-          maps: tuple[ParsedMap, ...], shape: tuple[int, ...], dtype: str) -> View:
+          maps: _Aliases, shape: tuple[int, ...], dtype: str) -> View:
     """The op's view: its own ``[maps]`` over the chain that ends at ``value`` in this function
     (or over the buffer of the op's type when ``value`` is not a chain's end)."""
     chain = [v for v in views if v.name == value and start <= v.line < number]
@@ -187,7 +201,7 @@ def _view(value: str, inline: str, number: int, start: int, views: tuple[ParsedV
         base = View(Buffer(shape, dtype), ())
     own: list[TransformMap] = []
     for alias in (a.strip() for a in inline.split(",") if a.strip()):
-        known = [m for m in maps if m.name == alias.lstrip("#") and m.line < number]
+        known = [m for m in maps.all() if m.name == alias.lstrip("#") and m.line < number]
         if not known or known[-1].map is None:
             raise TransformParseError(f"the map {alias} of the op on line {number} is not defined before it",
                                       "", 0)
