@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from .._maps.view import View
 from ..errors import InvalidArgumentError
+from .banks import banks
 from .slice import (
     DEFAULT_WINDOW,
     MAX_SIDE,
@@ -29,8 +30,9 @@ from .slice import (
 )
 from .svg import PAD_FILL, PALETTE, check_options, render_svg
 
-__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "cli_crop_note", "cli_slice",
+__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "banks", "cli_crop_note", "cli_slice",
            "draw_svg", "render_svg"]
+
 
 
 def draw_svg(view: View, *, rows: int | None = None, cols: int | None = None,
