@@ -55,7 +55,7 @@ def test_the_front_door_is_small_and_every_name_has_one_tier():
 
     import viewalgebra as va
 
-    assert len(va.__all__) <= 34  # values, verbs, namespaces and the analyses beside rocMLIR's utilities
+    assert len(va.__all__) <= 35  # values, verbs, namespaces (va.lds the latest) and the analyses beside rocMLIR's utilities
     tiers = {"va": va.__all__} | {f"va.{name}": getattr(va, name).__all__ for name in va.__all__
                                   if isinstance(getattr(va, name), types.ModuleType)}
     homes: dict[str, list[str]] = {}

@@ -3,9 +3,10 @@
 The front door (docs/api.md): the values (``Buffer``, ``View``, ``Chain``, ``TransformMap``), the
 verbs, the error root, and namespaces for the rest: ``va.transforms`` (the nine transforms),
 ``va.answers`` (what the verbs answer with), ``va.errors``, ``va.isl`` (the exact ISL objects),
-``va.text`` (rocMLIR's syntax and formulas), ``va.kernel`` (kernel graphs, the interpreter),
-``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules), ``va.gridwise`` (the problems, perf configs
-and tuning spaces of rocMLIR's gridwise lowering) and ``va.draw``.
+``va.lds`` (LDS bank conflicts), ``va.text`` (rocMLIR's syntax and formulas), ``va.kernel``
+(kernel graphs, the interpreter), ``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules),
+``va.gridwise`` (the problems, perf configs and tuning spaces of rocMLIR's gridwise lowering) and
+``va.draw``.
 
 sympy, the MLIR front end, drawing, the interpreter, the rocMLIR ports and the gridwise recipes
 are imported on first use of one of their names (PEP 562).
@@ -15,7 +16,7 @@ import importlib
 import warnings
 from typing import TYPE_CHECKING
 
-from . import answers, errors, isl, transforms
+from . import answers, errors, isl, lds, transforms
 from ._analyses.equivalence import equivalent
 from ._analyses.index_range import index_range
 from ._analyses.invert import invert, verify_inverse
@@ -116,6 +117,7 @@ __all__ = [
     "invert",
     "isl",
     "kernel",
+    "lds",
     "lint",
     "max_vector_length",
     "mlir",

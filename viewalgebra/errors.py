@@ -119,6 +119,16 @@ class UnsupportedOpsError(MlirParseError):
         super().__init__(message, text, offset)
 
 
+class LdsModelError(ViewAlgebraError, ValueError):
+    """An LDS model that is unknown or inconsistent: an architecture without a table, an
+    instruction kind or width the table lacks, phases that do not partition the wave."""
+
+
+class LdsAccessError(ViewAlgebraError, ValueError):
+    """An LDS access that cannot be counted as given: a thread dim not in the view, a vector
+    length that does not match its dim, a buffer larger than the LDS or outside it."""
+
+
 class MlirWriteError(ViewAlgebraError):
     """A kernel that cannot be written back as MLIR (e.g. an op built with a Python ``fn``)."""
 
@@ -131,6 +141,8 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidTransformError",
     "KernelError",
+    "LdsAccessError",
+    "LdsModelError",
     "MissingDependencyError",
     "MlirParseError",
     "MlirWriteError",
