@@ -17,6 +17,7 @@ from typing import Literal
 from .._analyses.vectorize import VectorLength, Witness, max_vector_length
 from .._engine.cache import AnswerCache
 from .._maps.buffer import Buffer
+from .._maps.equations import dim_names
 from .._maps.transform_map import TransformMap
 from .._maps.transforms import Embed, Merge, PassThrough
 from .._maps.view import View
@@ -164,11 +165,20 @@ def scalar_access(access: ThreadAccess) -> ThreadAccess:
         return access
     if not access.vector_addresses:
         return ThreadAccess(access.operand, access.kind, view, access.iter_dim, access.values, access.dtype)
+    return ThreadAccess(access.operand, access.kind, scalar_view(view, d, n, access.name), access.iter_dim,
+                        access.values, access.dtype)
+
+
+def scalar_view(view: View, d: int, n: int, what: str = "scalar_view") -> View:
+    """``view`` over a buffer of ``vector<n x T>`` seen over the scalars (``scalar_access``): scalar
+    ``u[d] = j * n + lane`` is lane ``lane`` of the vector the view gives at ``u[d] = j * n``."""
+    if n == 1:
+        return view
     size = view.shape[d]
+    names = dim_names(view.maps[0], "upper") if view.maps else tuple(str(i) for i in range(view.rank))
     if size % n:
-        raise InvalidArgumentError(f"{access.name}: {access.iter_dim} has size {size}, not a multiple of "
+        raise InvalidArgumentError(f"{what}: {names[d]} has size {size}, not a multiple of "
                                    f"the vector of {n} elements")
-    names = access.names
     lane = "lane"
     while lane in names:
         lane += "_"
@@ -188,8 +198,7 @@ def scalar_access(access: ThreadAccess) -> ThreadAccess:
     b = view.buffer
     strides = None if b.strides is None else (*(s * n for s in b.strides), 1)
     buffer = Buffer((*b.shape, n), b.dtype, strides, b.offset * n)
-    return ThreadAccess(access.operand, access.kind, View(buffer, (split, spread, *maps)), access.iter_dim,
-                        access.values, access.dtype)
+    return View(buffer, (split, spread, *maps))
 
 
 def cap_elements(access: ThreadAccess, arch: Arch | None = None, *, direct_to_lds: bool = False) -> int:

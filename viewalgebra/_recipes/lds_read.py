@@ -59,7 +59,8 @@ def lds_read(grid: GridwiseGemm, operand: Operand, config: AccelPerfConfig, arch
     ``d_iter`` repeats, ``k_iter`` vectors of ``kpack`` elements (``values``, ``vector_elements``).
 
     ``layout`` gives the LDS layout flags (default: ``operand_lds(grid, operand, ...)``, what
-    rocMLIR picks); only ``rotate_d_with_k`` and ``d_per_thread`` change the read.
+    rocMLIR picks); only ``rotate_d_with_k``, its ``rotate_stride`` and ``d_per_thread`` change
+    the read (give the store, ``lds_store(..., lds=layout.flags)``, the same flags).
 
     Example: with ``v4:64,64,8,32,32,32,4,...`` in f16 on gfx942 (32x32x8f16, kpack 4), lane
     ``l`` of a wave reads the two kpack vectors ``k_outer = 4 * (l // 32) + k_iter`` of row
@@ -79,7 +80,7 @@ def lds_read(grid: GridwiseGemm, operand: Operand, config: AccelPerfConfig, arch
     rows_builder, first = maps
     rows = rows_builder.get()
     chain = [*first, rows]
-    stride = layout.d_per_thread if config.kpack == 1 else 1
+    stride = layout.flags.stride(layout.d_per_thread, config.kpack)
     if layout.rotate_d_with_k:
         chain.extend(_rotate(d_per_block, config.kpack_per_block, stride))
     offset = TopDownMapBuilder(["d", "k"], [d_per_block, config.kpack_per_block])

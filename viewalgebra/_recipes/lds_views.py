@@ -42,7 +42,7 @@ is stored through the same view), and the attention kernels' own overrides of th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .._maps.buffer import Buffer, dtype_bits
 from .._maps.transform_map import TransformMap
@@ -72,11 +72,27 @@ class LdsLayout:
     swap_thread_iter: bool
     """``doSwapThreadIterSubDims``: d is split ``(d_iter, d_thread)``, so a thread's d elements
     are ``d_threads`` apart."""
+    rotate_stride: int | None = field(default=None, kw_only=True)
+    """The rotation's stride (``d = (d + stride * k_outer) mod D``) when ``rotate_d_with_k``:
+    ``None`` is rocMLIR's (``d_per_thread`` when ``kpack == 1``, else 1); any other positive
+    value builds a layout rocMLIR's maps can express but its flags never pick. The LDS store and
+    the LDS read of one tile must be given the same layout."""
 
     def __post_init__(self) -> None:
         for name in ("rotate_d_with_k", "swap_thread_iter"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidArgumentError(f"LdsLayout: {name} must be a bool, got {getattr(self, name)!r}")
+        stride = self.rotate_stride
+        if stride is not None and (isinstance(stride, bool) or not isinstance(stride, int) or stride < 1):
+            raise InvalidArgumentError(f"LdsLayout: rotate_stride must be a positive int or None, got "
+                                       f"{stride!r}")
+
+    def stride(self, d_per_thread: int, kpack: int) -> int:
+        """The rotation's stride: ``rotate_stride``, or rocMLIR's rule (``rotateIf``'s
+        ``kpack == 1 ? dPerThread : 1``)."""
+        if self.rotate_stride is not None:
+            return self.rotate_stride
+        return d_per_thread if kpack == 1 else 1
 
 
 def lds_layout(config: Config, dtype: str, layout: CopyLayout, k_contiguous: bool) -> LdsLayout:
@@ -138,9 +154,10 @@ def block_sub_tile(config: Config, arch: Arch, grid: GridwiseGemm, operand: Oper
 
 
 def wrap_lds_for_store(config: Config, operand: Operand, layout: CopyLayout,
-                       rotate: bool) -> tuple[TransformMap, ...]:
+                       rotate: bool, *, stride: int | None = None) -> tuple[TransformMap, ...]:
     """``wrapLDSBufferForStore``: the block tile ``[k, d]`` onto the LDS tile, the vector lanes
-    explicit (see the module's docstring)."""
+    explicit (see the module's docstring); ``stride`` is the rotation's (``LdsLayout.stride``;
+    ``None``: rocMLIR's)."""
     d_name = "m" if operand == "a" else "n"
     kpack = _kpack(config)
     k_outer = config.k_per_block // kpack
@@ -156,7 +173,8 @@ def wrap_lds_for_store(config: Config, operand: Operand, layout: CopyLayout,
     maps = [merge.get()]
     last: _Builder = merge
     if rotate:
-        stride = layout.copy_d if kpack == 1 else 1
+        if stride is None:
+            stride = layout.copy_d if kpack == 1 else 1
         shift = _below(last, maps[-1])
         shift.pass_through(["k_outer"])
         shift.embed(d_name, 1, d * k_outer, ["k_outer", d_name], [stride, 1])
@@ -201,7 +219,8 @@ def lds_store(grid: GridwiseGemm, operand: Operand, config: Config, arch: Arch, 
     elif not isinstance(lds, LdsLayout):
         raise InvalidArgumentError(f"lds must be an LdsLayout or None, got {lds!r}")
     tile = block_sub_tile(config, arch, grid, operand, layout, k_contiguous, lds.swap_thread_iter)
-    wrap = wrap_lds_for_store(config, operand, layout, lds.rotate_d_with_k)
+    wrap = wrap_lds_for_store(config, operand, layout, lds.rotate_d_with_k,
+                              stride=lds.stride(layout.copy_d, _kpack(config)))
     buffer = Buffer((config.k_per_block * layout.d_per_block,), dtype)
     kpack_per_thread = min(layout.copy_k, _kpack(config))
     return ThreadAccess(operand, "lds_store", View(buffer, (*tile, *wrap)), "iter",
