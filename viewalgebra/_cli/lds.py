@@ -34,8 +34,6 @@ class _Answer:
     access: Callable[[], LdsAccess] | None = None
     """The access (built when a picture asks for it); ``None``: not drawn (another layout than
     rocMLIR's)."""
-    detail: bool = True
-    """Whether the text gives its witness and assumed rules (rocMLIR's accesses) or one line."""
 
 
 @dataclass(slots=True)
@@ -45,8 +43,11 @@ class _Report:
     head: dict[str, Any]
     """The JSON keys before ``arch``."""
     answers: list[_Answer] = field(default_factory=lambda: list[_Answer]())
-    notes: list[str] = field(default_factory=lambda: list[str]())
-    """Text lines after the first (the verdicts of --gemm)."""
+    body: list[str] | None = None
+    """The text after the first line, when not one paragraph per access (--gemm: per operand,
+    rocMLIR's accesses in full and one line per other layout)."""
+    left_out: int = 0
+    """Accesses found but not analysed, each noted on stderr."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,14 +77,17 @@ def run(args: argparse.Namespace) -> int:
             "accesses": [a.where | entry(a.result) for a in report.answers], "svg": drawn}, indent=2))
         return 0
     if not report.answers:
-        print(f"{report.what}: 0 LDS accesses, nothing to check")
+        said = (f"{report.left_out} LDS access(es) not analysed and no other" if report.left_out
+                else "0 LDS accesses")
+        print(f"{report.what}: {said}, nothing to check")
         return 0
     print(f"{report.what}: {len(report.answers)} LDS access(es) on {model.arch} ({model.wave} lanes a wave, "
           f"{model.banks} banks of {model.bank_bytes} bytes)")
-    for note in report.notes:
-        print(note)
-    for a in report.answers:
-        sys.stdout.write(text_of(a.label, a.result, detail=a.detail))
+    if report.body is not None:
+        sys.stdout.write("".join(report.body))
+    else:
+        for a in report.answers:
+            sys.stdout.write(text_of(a.label, a.result))
     free = sum(a.result.max_degree <= 1 for a in report.answers)
     top = max(report.answers, key=lambda a: (a.result.max_degree, a.result.counter))
     print(f"summary: {len(report.answers)} access(es), {free} conflict-free; worst degree "
@@ -97,28 +101,38 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if args.gemm is None:
         if args.input is None:
             raise InputError("give an .mlir file, or --gemm PARAMS for rocMLIR's LDS layouts of a gemm")
-        for flag, value in (("--problem", args.problem), ("--dtype", args.dtype), ("--operand", args.operand)):
-            if value is not None:
-                raise InputError(f"{flag} goes with --gemm (a file's accesses take their types from the file)")
+        for flag in ("--problem", "--dtype", "--operand"):
+            if getattr(args, flag[2:]) is not None:
+                raise InputError(f"{flag} goes with --gemm (a file's accesses take their types from it)")
     elif args.input is not None:
         raise InputError(f"--gemm takes no file (got {args.input}): give one or the other")
 
 
 def _file(args: argparse.Namespace, model: LdsModel) -> _Report:
-    """The LDS accesses of the file, each answered."""
+    """The LDS accesses of the file (``lds_accesses``), each answered; those that cannot be
+    built are left out with their reason."""
     from .._analyses.lds import bank_conflicts
+    from .._audit.lds_mlir import lds_accesses
 
     text = "".join(file_lines(Path(args.input)))
     report = _Report(args.input, {"file": args.input})
-    for line, op, access in _accesses(text, args.input):
-        report.answers.append(_Answer({"line": line, "op": op}, f"line {line}: {op}",
-                                      bank_conflicts(access, model), lambda a=access: a))
+    left_out: list[dict[str, Any]] = []
+    for found in lds_accesses(text):
+        where = {"line": found.line, "op": found.op}
+        if found.access is None:
+            left_out.append(where | {"reason": found.reason})
+            print(f"viewalgebra: {args.input}:{found.line}: {found.op} {found.value}: not analysed: "
+                  f"{found.reason}", file=sys.stderr)
+            continue
+        report.answers.append(_Answer(where, f"line {found.line}: {found.op} {found.value}",
+                                      bank_conflicts(found.access, model), partial(_same, found.access)))
+    report.head = {"file": args.input, "left_out": left_out}
+    report.left_out = len(left_out)
     return report
 
 
-def _accesses(text: str, label: str) -> list[tuple[int | None, str, LdsAccess]]:
-    """(line, op, access) of every LDS access of the text."""
-    raise InputError("reading LDS accesses from MLIR is not available in this build", file=label)
+def _same(access: LdsAccess) -> LdsAccess:
+    return access
 
 
 def _gemm(args: argparse.Namespace, model: LdsModel) -> _Report:
@@ -150,7 +164,8 @@ def _gemm(args: argparse.Namespace, model: LdsModel) -> _Report:
     except TransformParseError as e:
         raise InputError(f"--problem: {e}") from e
     if len(lines) != 1:
-        raise InputError(f"--problem: expected one problem line (gemm or conv, as audit reads), got {len(lines)}")
+        raise InputError(
+            f"--problem: expected one problem line (gemm or conv, as audit reads), got {len(lines)}")
     line = lines[0]
     if line.perf_config is not None and str(line.perf_config) != str(config):
         raise InputError(f"--problem: its -perf_config {line.perf_config} is not --gemm {args.gemm}")
@@ -160,22 +175,28 @@ def _gemm(args: argparse.Namespace, model: LdsModel) -> _Report:
     grid = config_views(problem, config)
     operands: tuple[Operand, ...] = (args.operand,) if args.operand else ("a", "b")
     verdicts: list[dict[str, Any]] = []
-    report = _Report(f"{args.gemm} on {target.name}, {line.text}", {})
+    body: list[str] = []
+    report = _Report(f"{args.gemm} on {target.name}, {line.text}", {}, body=body)
     for operand in operands:
         comparison = compare_lds_layouts(grid, operand, config, target, problem.dtype)
         verdicts.append({"operand": operand, "kind": comparison.kind, "verdict": comparison.verdict,
                          "best": comparison.best.variant.label})
-        report.notes.append(f"{operand.upper()}: rocMLIR's layout {comparison.rocmlir.variant.label}: "
-                            f"{comparison.verdict}")
+        body.append(f"{operand.upper()}: rocMLIR's layout is {comparison.rocmlir.variant.label}: "
+                           f"{comparison.verdict}\n")
+        others: list[str] = []
         for row in comparison.rows:
             for kind, result in (("write", row.write), ("read", row.read)):
-                label = (f"{operand.upper()} {'store' if kind == 'write' else 'read'}, {row.variant.label}"
-                         + (" (rocMLIR's)" if row.rocmlir else ""))
+                label = f"{operand.upper()} {'store' if kind == 'write' else 'read'}, {row.variant.label}"
                 build = partial(_layout_access, grid, operand, config, target, problem.dtype, row.variant,
                                 kind) if row.rocmlir else None
                 report.answers.append(_Answer(
                     {"layout": row.variant.label, "rocmlir": row.rocmlir, "operand": operand, "kind": kind},
-                    label, result, build, row.rocmlir))
+                    label + (" (rocMLIR's)" if row.rocmlir else ""), result, build))
+                if row.rocmlir:
+                    body.append(text_of("  " + report.answers[-1].label, result).replace("\n  ", "\n    "))
+            if not row.rocmlir:
+                others.append(f"    {row.row()}\n")
+        body += [f"  other layouts ({len(others)}):\n", *others]
     report.head = {"file": None, "gemm": {
         "config": str(config), "problem": line.text, "dtype": problem.dtype, "operands": list(operands),
         "verdicts": verdicts}}
@@ -230,8 +251,8 @@ def text_of(label: str, r: BankConflicts, *, detail: bool = True) -> str:
     if detail and w is not None:
         held = "; ".join(f"dword {d} (lane{'s' if len(ls) > 1 else ''} {lanes_text(ls)})"
                          for d, ls in zip(w.dwords, w.lanes, strict=True))
-        lines.append(f"  worst: wave {w.wave}, instance {tuple(w.instance)}, phase {w.phase}: bank {w.bank} holds "
-                     f"{len(w.dwords)} dwords: {held}")
+        lines.append(f"  worst: wave {w.wave}, instance {tuple(w.instance)}, phase {w.phase}: bank {w.bank} "
+                     f"holds {len(w.dwords)} dwords: {held}")
     if detail:
         lines += [f"  assumed: {p.kind} of {p.width} bytes: {p.source}" for p in r.assumed]
     return "\n".join(lines) + "\n"

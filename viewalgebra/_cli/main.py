@@ -121,18 +121,21 @@ def argument_parser() -> argparse.ArgumentParser:
                                   "rocMLIR's per-thread accesses as the recipes build them; docs/audit.md)")
         elif name == "lds":
             sub.add_argument("input", nargs="?", help="an .mlir file (not with --gemm)")
-            sub.add_argument("--arch", required=True, help="the target: gfx90a, gfx942, gfx950, gfx1100 or gfx1201")
+            sub.add_argument("--arch", required=True,
+                             help="the target: gfx90a, gfx942, gfx950, gfx1100 or gfx1201")
             sub.add_argument("--gemm", metavar="PARAMS",
-                             help="instead of a file: rocMLIR's LDS layouts for a gemm, PARAMS its perf config "
-                                  "(e.g. v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1), beside the alternatives")
-            sub.add_argument("--problem", metavar="MxNxK",
-                             help="with --gemm: the gemm's sizes, optionally G first (GxMxKxN is not "
-                                  "accepted; default: one tile of the config)")
-            sub.add_argument("--dtype", default=None, help="with --gemm: the element type (default f16)")
-            sub.add_argument("--operand", choices=("a", "b"), help="with --gemm: only this operand "
-                                                                  "(default: both)")
-            sub.add_argument("--svg", metavar="OUT", help="also write an SVG picture of the worst access's "
-                                                          "phases (va.draw.banks)")
+                             help="instead of a file: rocMLIR's LDS layouts of a gemm beside the others its "
+                                  "maps express, PARAMS its perf config (e.g. "
+                                  "v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1)")
+            sub.add_argument("--problem", metavar="LINE",
+                             help="with --gemm: the problem, one line of rocMLIR's tier1 format as audit "
+                                  "reads (gemm or conv; default: one tile of the config, untransposed, in "
+                                  "--dtype)")
+            sub.add_argument("--dtype", help="with --gemm and no --problem: the element type (default f16)")
+            sub.add_argument("--operand", choices=("a", "b"),
+                             help="with --gemm: only this operand's layouts (default: both)")
+            sub.add_argument("--svg", metavar="OUT",
+                             help="also write an SVG picture of the worst access's phases (va.draw.banks)")
         else:
             sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
                                            "one transform map in rocMLIR syntax")

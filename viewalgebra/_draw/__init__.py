@@ -30,8 +30,8 @@ from .slice import (
 )
 from .svg import PAD_FILL, PALETTE, check_options, render_svg
 
-__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "banks", "cli_crop_note", "cli_slice",
-           "draw_svg", "render_svg"]
+__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "banks", "cli_crop_note",
+           "cli_slice", "draw_svg", "render_svg"]
 
 
 

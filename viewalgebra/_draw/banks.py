@@ -76,9 +76,11 @@ class BankPanel:
 def banks(conflicts: BankConflicts | LdsAccess, model: LdsModel, *, access: LdsAccess | None = None,
           wave: int | None = None, instance: Sequence[int] | None = None, instruction: int | None = None,
           cell: float | None = None, title: str | None = None) -> str:
-    """An SVG picture of one LDS instruction's phases: one panel per phase, banks across, the
-    distinct dwords of each bank down, each cell a dword with the lanes touching it; red where a
-    bank holds more than one dword of the phase (a conflict; the column's height is its degree).
+    """An SVG picture of one LDS instruction's phases: banks across, dwords down, conflicts red.
+
+    One panel per phase: a column per bank holding the distinct dwords the phase's lanes touch on
+    it, each cell a dword with those lanes; red where a bank holds more than one dword of the phase
+    (a conflict; the column's height is its degree).
 
     ``conflicts`` is an ``LdsAccess`` (its ``bank_conflicts`` on ``model`` are computed) or its
     ``BankConflicts``, then with the ``access`` it answers. The instruction drawn is that of
@@ -123,10 +125,10 @@ def banks(conflicts: BankConflicts | LdsAccess, model: LdsModel, *, access: LdsA
     cycles = int(np.maximum(result.degrees[w, n, j] - 1, 0).sum())
     lines = [f"this instruction: degree {degree}, {cycles} conflict cycle(s); the whole access: degree "
              f"{result.max_degree}, {result.counter} cycle(s)",
-             f"{model.arch}: {model.banks} banks of {model.bank_bytes} bytes; phases of {result.instruction}: "
-             f"{result.rule.provenance}"]
-    return render_banks(panels, banks=model.banks, cell=cell, bank_bytes=model.bank_bytes,
-                        title=title if title is not None else f"{result.instruction} on {model.arch}: {where}",
+             f"{model.arch}: {model.banks} banks of {model.bank_bytes} bytes; phases of "
+             f"{result.instruction}: {result.rule.provenance}"]
+    heading = title if title is not None else f"{result.instruction} on {model.arch}: {where}"
+    return render_banks(panels, banks=model.banks, cell=cell, bank_bytes=model.bank_bytes, title=heading,
                         lines=lines)
 
 
@@ -134,13 +136,17 @@ def _choose(access: LdsAccess, result: BankConflicts, waves: int, wave: int | No
             instance: Sequence[int] | None, instruction: int | None) -> tuple[int, int, int]:
     """(wave, instance index, instruction) to draw."""
     wit = result.witness
-    w = (wit.wave if wit is not None else 0) if wave is None else integer(wave, "banks: wave", CoordinateError)
+    if wave is None:
+        w = wit.wave if wit is not None else 0
+    else:
+        w = integer(wave, "banks: wave", CoordinateError)
     if not 0 <= w < waves:
         raise CoordinateError(f"banks: wave {w} is not a wave of the access (it has {waves})")
     if instance is None:
         values = wit.instance if wit is not None else tuple(0 for _ in result.instance_dims)
     elif isinstance(instance, str) or not isinstance(instance, Sequence):
-        raise CoordinateError(f"banks: instance must be a tuple of the instance dims' values, got {instance!r}")
+        raise CoordinateError(
+            f"banks: instance must be a tuple of the instance dims' values, got {instance!r}")
     else:
         values = tuple(integer(x, "banks: instance", CoordinateError) for x in instance)
     n = _instance_index(access, result, values)
@@ -150,7 +156,8 @@ def _choose(access: LdsAccess, result: BankConflicts, waves: int, wave: int | No
     else:
         j = integer(instruction, "banks: instruction", CoordinateError)
         if not 0 <= j < result.instructions:
-            raise CoordinateError(f"banks: instruction {j}: the vector takes {result.instructions} instruction(s)")
+            raise CoordinateError(
+                f"banks: instruction {j}: the vector takes {result.instructions} instruction(s)")
     return w, n, j
 
 
@@ -327,23 +334,25 @@ class _Picture:
             hot = degrees[c.bank] > 1
             x, cy = x0 + c.bank * w, top + c.row * h
             lanes = " ".join(map(str, c.lanes))
-            tip = (f"bank {c.bank}, dword {c.dword} (byte {c.dword * self.bank_bytes}): lane{'s' if len(c.lanes) > 1 else ''} "
-                   f"{lanes_text(c.lanes)}" + (f"; bank {c.bank} holds {degrees[c.bank]} dwords" if hot else ""))
+            tip = (f"bank {c.bank}, dword {c.dword} (byte {c.dword * self.bank_bytes}): "
+                   f"lane{'s' if len(c.lanes) > 1 else ''} {lanes_text(c.lanes)}"
+                   + (f"; bank {c.bank} holds {degrees[c.bank]} dwords" if hot else ""))
             rect = (f'<rect x="{_n(x)}" y="{_n(cy)}" width="{_n(w)}" height="{_n(h)}" '
                     f'fill="{CONFLICT_FILL if hot else FREE_FILL}" stroke="#ffffff" stroke-width="1"/>')
             base = cy + h / 2 + 0.35 * self.font
             body = (f'<text class="lanes" x="{_n(x + w / 2)}" y="{_n(base)}" font-size="{_n(self.font)}" '
-                    f'font-family="{_MONO}" text-anchor="middle" fill="#111111">{_esc(_label(c.lanes))}</text>')
-            out.append(f'<g class="cell{" conflict" if hot else ""}" data-bank="{c.bank}" data-dword="{c.dword}" '
-                       f'data-lanes="{lanes}"><title>{_esc(tip)}</title>{rect}{body}</g>')
+                    f'font-family="{_MONO}" text-anchor="middle" fill="#111111">'
+                    f"{_esc(_label(c.lanes))}</text>")
+            out.append(f'<g class="cell{" conflict" if hot else ""}" data-bank="{c.bank}" '
+                       f'data-dword="{c.dword}" data-lanes="{lanes}">'
+                       f"<title>{_esc(tip)}</title>{rect}{body}</g>")
         out.append("</g>")
         return out
 
     def legend(self) -> list[tuple[str, str]]:
-        lines = [("a cell: one dword of the phase, with the lanes touching it (several: a broadcast)", "free"),
-                 ("red: a bank holding more than one distinct dword in its phase; degree = column height",
-                  "conflict")]
-        return lines
+        return [("a cell: one dword of the phase, with the lanes touching it (several: a broadcast)", "free"),
+                ("red: a bank holding more than one distinct dword in its phase; degree = column height",
+                 "conflict")]
 
     def legend_line(self, text: str, kind: str, y: float) -> list[str]:
         fill = CONFLICT_FILL if kind == "conflict" else FREE_FILL
