@@ -18,7 +18,7 @@ from .._analyses.lds import BankConflicts, LdsAccess
 from .._analyses.lds_model import LdsModel
 from ..errors import TransformParseError, ViewAlgebraError
 from .errors import InputError, bad_input
-from .inputs import file_lines, write_text
+from .inputs import Input, file_lines, write_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +126,24 @@ def _file(args: argparse.Namespace, model: LdsModel) -> _Report:
             continue
         report.answers.append(_Answer(where, f"line {found.line}: {found.op} {found.value}",
                                       bank_conflicts(found.access, model), partial(_same, found.access)))
+    if not report.answers and not left_out:
+        _check_mlir(args.input)
     report.head = {"file": args.input, "left_out": left_out}
     report.left_out = len(left_out)
     return report
+
+
+def _check_mlir(label: str) -> None:
+    """Nothing found: MLIR with no LDS access (nothing to do), or ``MlirParseError`` located at the
+    first statement of text that is not MLIR."""
+    from .._mlir import iter_mlir_parts
+    from ..errors import MlirParseError
+
+    try:
+        for _ in iter_mlir_parts(Input(label, Path(label)).parts(), errors="collect"):
+            pass
+    except MlirParseError as e:
+        raise MlirParseError(f"holds no LDS access: {e.reason}", e.text, e.offset) from None
 
 
 def _same(access: LdsAccess) -> LdsAccess:
