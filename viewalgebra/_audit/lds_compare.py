@@ -45,7 +45,8 @@ Width = Literal["rocmlir", "exact"]
 VerdictKind = Literal["optimal", "suboptimal", "trade-off", "model-uncertain"]
 
 
-def lds_access(access: ThreadAccess, arch: Arch | None = None, *, width: Width = "rocmlir") -> LdsAccess:
+def thread_lds_access(access: ThreadAccess, arch: Arch | None = None, *,
+                      width: Width = "rocmlir") -> LdsAccess:
     """The ``LdsAccess`` of a recipe's LDS store or LDS read: the view with the vector lanes spelled
     out (``scalar_access``), thread dim ``tid``, vector dim the access's ``iter_dim``, the vector
     rocMLIR's threadwise lowering gives it (``rocmlir_width``) or the exact width
@@ -55,9 +56,10 @@ def lds_access(access: ThreadAccess, arch: Arch | None = None, *, width: Width =
     thread along ``iter``: ``vector_length == 8`` (a ``ds_write_b128``).
     """
     if not isinstance(access, ThreadAccess) or access.kind not in ("lds_store", "lds_read"):
-        raise InvalidArgumentError(f"lds_access: expected an LDS store or read ThreadAccess, got {access!r}")
+        raise InvalidArgumentError(f"thread_lds_access: expected an LDS store or read ThreadAccess, got "
+                                   f"{access!r}")
     if width not in ("rocmlir", "exact"):
-        raise InvalidArgumentError(f"lds_access: width must be 'rocmlir' or 'exact', got {width!r}")
+        raise InvalidArgumentError(f"thread_lds_access: width must be 'rocmlir' or 'exact', got {width!r}")
     if access.kind == "lds_read":
         # rocMLIR reads one vector<kpack> of the tile per k_iter (a vector-typed source is read
         # whole, at any width rule); the kpack elements of a vector are contiguous by construction.
@@ -72,8 +74,6 @@ def spell_lanes(view: View, lanes: int, name: str) -> View:
     """A view of vectors of ``lanes`` elements as a view of the elements: a last upper dim
     ``name`` passed through every map, the buffer's element ``v`` becoming elements ``v * lanes
     .. v * lanes + lanes - 1``."""
-    if lanes == 1:
-        return view
     maps = [TransformMap((*m.ops, PassThrough((), (name,), (m.upper_rank,), (name,), (m.lower_rank,))),
                          (*m.upper_bounds, lanes), (*m.lower_bounds, lanes)) for m in view.maps]
     b = view.buffer
@@ -192,16 +192,22 @@ def rocmlir_variant(lds: OperandLds, kpack: int) -> LayoutVariant:
                          flags.swap_thread_iter)
 
 
-def variants(d_per_block: int, strides: Iterable[int] = range(1, 9)) -> tuple[LayoutVariant, ...]:
+def layout_variants(d_per_block: int, strides: Iterable[int] = range(1, 9), *,
+                    swap: bool = True) -> tuple[LayoutVariant, ...]:
     """Every layout rocMLIR's maps express for a tile of ``d_per_block`` rows: plain, swap, and each
-    rotation of stride below ``d_per_block`` with and without the swap."""
+    rotation of stride below ``d_per_block`` with and without the swap (``swap=False``: without;
+    a thread that copies one d has nothing to swap).
+
+    Example: ``layout_variants(16, [1, 2])`` is plain, swap, rotate(stride 1), swap + rotate(stride
+    1), rotate(stride 2), swap + rotate(stride 2).
+    """
     out: list[LayoutVariant] = []
     for s in (0, *strides):
         if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-            raise InvalidArgumentError(f"variants: strides must be positive ints, got {s!r}")
+            raise InvalidArgumentError(f"layout_variants: strides must be positive ints, got {s!r}")
         if s >= d_per_block and s:
             continue  # a stride of D or more is a smaller one again (mod D) or leaves the Embed's bound
-        out.extend(LayoutVariant(s, swap) for swap in (False, True))
+        out.extend(LayoutVariant(s, w) for w in ((False, True) if swap else (False,)))
     return tuple(dict.fromkeys(out))
 
 
@@ -214,8 +220,8 @@ def score_layout(grid: GridwiseGemm, operand: Operand, config: AccelPerfConfig, 
     store = lds_store(grid, operand, config, arch, dtype, lds=flags)
     read = lds_read(grid, operand, config, arch, dtype,
                     layout=OperandLds(own.vector_dim, own.d_per_thread, own.k_per_thread, flags, own.dxk))
-    return LayoutScore(variant, rocmlir, bank_conflicts(lds_access(store, arch, width=width), model),
-                       bank_conflicts(lds_access(read, arch, width=width), model))
+    return LayoutScore(variant, rocmlir, bank_conflicts(thread_lds_access(store, arch, width=width), model),
+                       bank_conflicts(thread_lds_access(read, arch, width=width), model))
 
 
 def compare_lds_layouts(grid: GridwiseGemm, operand: Operand, config: AccelPerfConfig, arch: Arch | str,
@@ -242,7 +248,7 @@ def compare_lds_layouts(grid: GridwiseGemm, operand: Operand, config: AccelPerfC
     d_per_block = config.m_per_block if operand == "a" else config.n_per_block
     rows = [score_layout(grid, operand, config, target, dtype, mine, model, rocmlir=True, width=width)]
     rows.extend(score_layout(grid, operand, config, target, dtype, v, model, width=width)
-                for v in variants(d_per_block, strides) if v != mine)
+                for v in layout_variants(d_per_block, strides, swap=own.d_per_thread > 1) if v != mine)
     kind, verdict = judge(rows)
     return LayoutComparison(operand, target.name, dtype, str(config), tuple(rows), kind, verdict)
 
@@ -258,15 +264,27 @@ def judge(rows: list[LayoutScore]) -> tuple[VerdictKind, str]:
         unsure = sorted({f"{rule.kind} b{8 * rule.width}" for s in sides
                          for c in ((theirs.write, best.write) if s == "write" else (theirs.read, best.read))
                          for rule in c.assumed})
+        trade = _trade(rows, theirs)
+        also = f"; against the plain layout a {trade}" if trade else ""
         if unsure:
             return "model-uncertain", (f"model-uncertain (rocMLIR {extra} extra cycles if the assumed "
-                                       f"{', '.join(unsure)} rule holds; best: {best.variant.label})")
-        return "suboptimal", f"rocMLIR suboptimal ({extra} extra cycles; best: {best.variant.label})"
-    plain = next((r for r in rows if r.variant == LayoutVariant(0, False)), None)
-    if plain is not None and plain is not theirs:
-        dw, dr = theirs.write.counter - plain.write.counter, theirs.read.counter - plain.read.counter
-        if dw < 0 < dr:
-            return "trade-off", "trade-off (fixes writes, breaks reads)"
-        if dr < 0 < dw:
-            return "trade-off", "trade-off (fixes reads, breaks writes)"
+                                       f"{', '.join(unsure)} rule holds; best: {best.variant.label}){also}")
+        return "suboptimal", f"rocMLIR suboptimal ({extra} extra cycles; best: {best.variant.label}){also}"
+    trade = _trade(rows, theirs)
+    if trade:
+        return "trade-off", trade
     return "optimal", "optimal"
+
+
+def _trade(rows: list[LayoutScore], theirs: LayoutScore) -> str:
+    """``trade-off (fixes writes, breaks reads)`` (or the reverse) when rocMLIR's layout, against
+    the plain one, removes conflicts on one side and adds some on the other; else empty."""
+    plain = next((r for r in rows if r.variant == LayoutVariant(0, False)), None)
+    if plain is None or plain is theirs:
+        return ""
+    dw, dr = theirs.write.counter - plain.write.counter, theirs.read.counter - plain.read.counter
+    if dw < 0 < dr:
+        return "trade-off (fixes writes, breaks reads)"
+    if dr < 0 < dw:
+        return "trade-off (fixes reads, breaks writes)"
+    return ""

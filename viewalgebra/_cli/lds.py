@@ -222,16 +222,16 @@ def _layout_access(grid: Any, operand: Any, config: Any, arch: Any, dtype: str, 
                    kind: str) -> LdsAccess:
     """The store (``kind`` write) or read of ``operand``'s tile laid out as ``variant``, as
     ``compare_lds_layouts`` counts it."""
-    from .._audit.lds_compare import lds_access
+    from .._audit.lds_compare import thread_lds_access
     from .._recipes.accel_params import OperandLds, operand_lds
     from .._recipes.lds_read import lds_read
     from .._recipes.lds_views import lds_store
 
     flags = variant.flags
     if kind == "write":
-        return lds_access(lds_store(grid, operand, config, arch, dtype, lds=flags), arch)
+        return thread_lds_access(lds_store(grid, operand, config, arch, dtype, lds=flags), arch)
     own = operand_lds(grid, operand, config, arch, dtype)
-    return lds_access(lds_read(grid, operand, config, arch, dtype, layout=OperandLds(
+    return thread_lds_access(lds_read(grid, operand, config, arch, dtype, layout=OperandLds(
         own.vector_dim, own.d_per_thread, own.k_per_thread, flags, own.dxk)), arch)
 
 

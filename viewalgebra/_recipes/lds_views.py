@@ -87,6 +87,12 @@ class LdsLayout:
             raise InvalidArgumentError(f"LdsLayout: rotate_stride must be a positive int or None, got "
                                        f"{stride!r}")
 
+    def __repr__(self) -> str:
+        # rocMLIR's own flags print as before rotate_stride existed (the audit's output cites them).
+        stride = "" if self.rotate_stride is None else f", rotate_stride={self.rotate_stride}"
+        return (f"LdsLayout(rotate_d_with_k={self.rotate_d_with_k}, swap_thread_iter={self.swap_thread_iter}"
+                f"{stride})")
+
     def stride(self, d_per_thread: int, kpack: int) -> int:
         """The rotation's stride: ``rotate_stride``, or rocMLIR's rule (``rotateIf``'s
         ``kpack == 1 ? dPerThread : 1``)."""
