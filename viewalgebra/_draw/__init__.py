@@ -1,4 +1,5 @@
-"""SVG pictures of a view's addresses on a 2-D slice, in the style of CuTe's layout pictures.
+"""SVG pictures of a view's addresses on a 2-D slice, in the style of CuTe's layout pictures; and
+(``banks.py``, ``banks``) of one LDS instruction's phases, bank by bank.
 
 Each cell of the grid shows the buffer address of one view point, coloured by ``address % 8`` so
 contiguous runs read as a repeating rainbow; padding (invalid points) is grey with no number. The
