@@ -211,6 +211,8 @@ def test_bad_arguments_say_what_to_give():
         va.draw.banks(access, model, instance=(0,))
     with pytest.raises(CoordinateError, match=re.escape("banks: instruction 1: the vector takes 1 instruction(s)")):
         va.draw.banks(access, model, instruction=1)
+    with pytest.raises(DrawError, match=re.escape("banks: cell must be a number of pixels, at least 8, got 2")):
+        va.draw.banks(access, model, cell=2)
     other = strided_access(64, 1, (1, 64, 0), 3, 1, "f32", "read")
     with pytest.raises(DrawError, match="does not answer this access"):
         va.draw.banks(result, model, access=other)

@@ -87,8 +87,9 @@ def banks(conflicts: BankConflicts | LdsAccess, model: LdsModel, *, access: LdsA
     ``wave`` (default: the witness's, else 0), ``instance`` (the instance dims' values as
     ``Collision.instance`` has them; default: the witness's, else the first) and ``instruction``
     (which of a split vector's instructions; default: the witness's, else the one of the highest
-    degree there). ``cell`` is a cell's height in pixels (default 30). A wave, instance or
-    instruction the access does not have raises ``CoordinateError``.
+    degree there). ``cell`` is a cell's height in pixels (default 30); ``title`` replaces the
+    title (the instruction and the arch; the wave, instance and degrees are stated under it). A
+    wave, instance or instruction the access does not have raises ``CoordinateError``.
 
     Example: gfx942 lanes reading f32 at a stride of 8 bytes (``ds_read_b32``, 2 phases of 32
     lanes): each phase's panel has every even bank red, holding 2 dwords (lanes ``l`` and ``l + 16``).
@@ -123,11 +124,11 @@ def banks(conflicts: BankConflicts | LdsAccess, model: LdsModel, *, access: LdsA
     where = f"wave {w}" + (f", instance {tuple(values)} ({named})" if values else "") + split
     degree = int(result.degrees[w, n, j].max()) if result.degrees.size else 0
     cycles = int(np.maximum(result.degrees[w, n, j] - 1, 0).sum())
-    lines = [f"this instruction: degree {degree}, {cycles} conflict cycle(s); the whole access: degree "
+    lines = [f"{where}: degree {degree}, {cycles} conflict cycle(s); the whole access: degree "
              f"{result.max_degree}, {result.counter} cycle(s)",
              f"{model.arch}: {model.banks} banks of {model.bank_bytes} bytes; phases of "
              f"{result.instruction}: {result.rule.provenance}"]
-    heading = title if title is not None else f"{result.instruction} on {model.arch}: {where}"
+    heading = title if title is not None else f"{result.instruction} on {model.arch}"
     return render_banks(panels, banks=model.banks, cell=cell, bank_bytes=model.bank_bytes, title=heading,
                         lines=lines)
 
