@@ -16,7 +16,7 @@ from typing import Any
 
 from .._analyses.lds import BankConflicts, LdsAccess
 from .._analyses.lds_model import LdsModel
-from ..errors import TransformParseError, ViewAlgebraError
+from ..errors import InternalError, TransformParseError, ViewAlgebraError
 from .errors import InputError, bad_input
 from .inputs import Input, file_lines, write_text
 
@@ -64,9 +64,15 @@ def run(args: argparse.Namespace) -> int:
                     key=lambda a: (a.result.max_degree, a.result.counter), default=None)
         drawn = None
         if args.svg is not None and worst is not None and worst.access is not None:
+            from .._analyses.lds import bank_conflicts
             from .._draw.banks import banks
 
-            write_text(args.svg, banks(worst.result, model, access=worst.access(),
+            access = worst.access()
+            again = bank_conflicts(access, model).degrees
+            if again.shape != worst.result.degrees.shape or (again != worst.result.degrees).any():
+                raise InternalError(f"lds --svg: the access rebuilt to draw {worst.label} does not count as "
+                                    "the one answered")
+            write_text(args.svg, banks(worst.result, model, access=access,
                                        title=f"{worst.label}: {worst.result.instruction} on {model.arch}"))
             drawn = args.svg
     except (ViewAlgebraError, InputError) as e:
