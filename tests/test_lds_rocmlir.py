@@ -275,6 +275,23 @@ def test_swap_and_rotation_together_fix_what_neither_fixes_alone() -> None:
     assert comparison.kind == "model-uncertain"
 
 
+def test_a_rotation_that_leaves_conflicts_is_suboptimal_by_documented_rules() -> None:
+    """kpack 8, 64 threads, A copied 8 x 2 along k: rocMLIR rotates by 1 and its ``ds_write_b128``
+    stays 2-way (lanes 2 and 4 on one bank); the swap with a rotation of stride 2 is conflict-free.
+    Both instructions' phases are documented or measured: ``suboptimal``."""
+    config = parsed("v4:32,32,4,32,32,32,8,1,1,2,0,0,1,1")
+    grid = grid_of(gw.GemmProblem(m=256, n=256, k=256, dtype="f16"), config)
+    comparison = va.lds.compare_lds_layouts(grid, "a", config, "gfx942", "f16", strides=[1, 2])
+    check_rows(comparison, grid, config, "f16")
+    theirs = comparison.rocmlir
+    assert theirs.variant.label == "rotate(stride 1)" and theirs.degrees == (2, 1) and theirs.cycles == 16
+    assert not theirs.assumed and not comparison.best.assumed
+    assert comparison.best.variant.label == "swap + rotate(stride 2)" and comparison.best.cycles == 0
+    assert comparison.verdict == "rocMLIR suboptimal (16 extra cycles; best: swap + rotate(stride 2))"
+    exact = va.lds.compare_lds_layouts(grid, "a", config, "gfx942", "f16", strides=[1, 2], width="exact")
+    assert [(r.cycles, r.instructions) for r in exact.rows] == [(r.cycles, r.instructions) for r in comparison.rows]
+
+
 def test_bad_input_is_refused() -> None:
     grid = grid_of(LIT_PROBLEM, parsed(LIT))
     general = gw.PerfConfig.parse("256,64,64,16,4,4")
@@ -339,6 +356,46 @@ def test_the_docs_table_of_rocmlirs_lds_stores_is_recomputed() -> None:
     section = text[text.index("## rocMLIR's layouts"):]
     for row in ir_table():
         assert row in section, row
+
+
+def read_into_text(read: gw.ThreadAccess, kpack: int) -> str:
+    """A function that reads ``read``'s view as rocMLIR's blockwise gemm lowering does: a
+    ``rock.transform`` chain over the tile of ``vector<kpack>``, ``rock.threadwise_read_into`` with
+    extra indices ``[tid, d_iter]`` into registers of ``vector<kpack>``."""
+    space = "#gpu.address_space<workgroup>"
+    element = f"vector<{kpack}xf16>"
+
+    def memref(shape: tuple[int, ...], where: str = space) -> str:
+        return f"memref<{'x'.join(map(str, shape))}x{element}, {where}>"
+
+    lines = [f"func.func @read(%lds: {memref(read.view.buffer.shape)}) {{",
+             "  %tid = rock.workitem_id : index", "  %c0 = arith.constant 0 : index",
+             f"  %regs = rock.alloc() : {memref((read.values,), '#gpu.address_space<private>')}"]
+    value, shape = "%lds", read.view.buffer.shape
+    for i, m in enumerate(reversed(read.view.maps)):
+        lines.append(f"  %v{i} = rock.transform {value} by {va.print_transform_map(m)} : {memref(shape)} to "
+                     f"{memref(m.upper_bounds)}")
+        value, shape = f"%v{i}", m.upper_bounds
+    lines.append(f"  rock.threadwise_read_into {{forceUnroll, useIndexDiffs}} [](%{value[1:]}) [%tid, %c0] -> %regs : "
+                 f"{memref(shape)} -> {memref((read.values,), '#gpu.address_space<private>')}")
+    return "\n".join([*lines, "  return", "}"])
+
+
+@pytest.mark.parametrize("operand", ["a", "b"])
+def test_an_lds_read_in_ir_counts_as_the_recipes_read(operand: str) -> None:
+    """``rock.threadwise_read_into`` from the tile of ``vector<8xf16>`` into registers of vectors:
+    one iteration is one vector, counted as the recipe's ``lds_read``."""
+    config = parsed(LIT)
+    grid = grid_of(LIT_PROBLEM, config)
+    read = gw.lds_read(grid, operand, config, GFX942, "f16")
+    (found,) = va.lds.lds_accesses(read_into_text(read, config.kpack))
+    assert found.op == "rock.threadwise_read_into" and found.access is not None, found.reason
+    assert found.access.kind == "read" and found.access.vector_length == 8
+    mine = va.lds.thread_lds_access(read, GFX942)
+    model = va.lds.lds_model("gfx942")
+    theirs, ours = va.lds.bank_conflicts(found.access, model), va.lds.bank_conflicts(mine, model)
+    assert (theirs.instruction, theirs.counter, theirs.max_degree) == (ours.instruction, ours.counter, ours.max_degree)
+    assert (theirs.counter, theirs.max_degree) == ((32, 2) if operand == "a" else (0, 1))
 
 
 def test_an_op_without_a_thread_id_is_reported_not_counted() -> None:

@@ -213,9 +213,11 @@ def layout_variants(d_per_block: int, strides: Iterable[int] = range(1, 9), *,
 
 def score_layout(grid: GridwiseGemm, operand: Operand, config: AccelPerfConfig, arch: Arch, dtype: str,
                  variant: LayoutVariant, model: LdsModel, *, rocmlir: bool = False,
-                 width: Width = "rocmlir") -> LayoutScore:
-    """The store and the read of ``operand``'s tile laid out as ``variant``, both counted."""
-    own = operand_lds(grid, operand, config, arch, dtype)
+                 width: Width = "rocmlir", own: OperandLds | None = None) -> LayoutScore:
+    """The store and the read of ``operand``'s tile laid out as ``variant``, both counted
+    (``own``: rocMLIR's ``operand_lds``, computed when not given)."""
+    if own is None:
+        own = operand_lds(grid, operand, config, arch, dtype)
     flags = variant.flags
     store = lds_store(grid, operand, config, arch, dtype, lds=flags)
     read = lds_read(grid, operand, config, arch, dtype,
@@ -246,8 +248,9 @@ def compare_lds_layouts(grid: GridwiseGemm, operand: Operand, config: AccelPerfC
     own = operand_lds(grid, operand, config, target, dtype)
     mine = rocmlir_variant(own, config.kpack)
     d_per_block = config.m_per_block if operand == "a" else config.n_per_block
-    rows = [score_layout(grid, operand, config, target, dtype, mine, model, rocmlir=True, width=width)]
-    rows.extend(score_layout(grid, operand, config, target, dtype, v, model, width=width)
+    rows = [score_layout(grid, operand, config, target, dtype, mine, model, rocmlir=True, width=width,
+                         own=own)]
+    rows.extend(score_layout(grid, operand, config, target, dtype, v, model, width=width, own=own)
                 for v in layout_variants(d_per_block, strides, swap=own.d_per_thread > 1) if v != mine)
     kind, verdict = judge(rows)
     return LayoutComparison(operand, target.name, dtype, str(config), tuple(rows), kind, verdict)

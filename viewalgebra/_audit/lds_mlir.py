@@ -38,9 +38,9 @@ from .lds_compare import spell_lanes
 
 _VALUE = r"%[\w.$-]+"
 _WRITE = re.compile(rf"rock\.threadwise_write_all\b.*?({_VALUE})\s*->\s*\[([^\]]*)\]\(({_VALUE})\)"
-                    rf"\s*(?:\[([^\]]*)\])?.*?\bby\b[^:]*:\s*(memref<.*>)\s*->\s*(memref<.*>)\s*$")
+                    rf"\s*(?:\[([^\]]*)\])?.*?\bby\b[^:]*:(.*)$")
 _READ = re.compile(rf"rock\.threadwise_read_into\b[^\[]*\[([^\]]*)\]\(({_VALUE})\)\s*(?:\[([^\]]*)\])?"
-                   rf".*?->\s*({_VALUE})\s*:\s*(memref<.*?>)\s*->\s*(memref<.*?>)\s*(?:,.*)?$")
+                   rf".*?->\s*({_VALUE})\s*:(.*)$")
 _WORKITEM = re.compile(rf"({_VALUE})\s*=\s*rock\.workitem_id\b")
 _FUNCTION = re.compile(r"\bfunc\.func\b[^@]*@([\w.$-]+)")
 _VECTOR = re.compile(r"vector<(\d+)x(\w+)>")
@@ -101,12 +101,12 @@ def _access(line: str, number: int, function: str, start: int, views: tuple[Pars
     read = None if write else _READ.search(line)
     if write is not None:
         op: Literal["rock.threadwise_write_all", "rock.threadwise_read_into"] = "rock.threadwise_write_all"
-        inline, value, extras, private_type, lds_type = (write.group(2), write.group(3), write.group(4),
-                                                         write.group(5), write.group(6))
+        inline, value, extras, types = write.group(2), write.group(3), write.group(4), _types(write.group(5))
+        private_type, lds_type = types[:2] if len(types) >= 2 else ("", "")
     elif read is not None:
         op = "rock.threadwise_read_into"
-        inline, value, extras, lds_type, private_type = (read.group(1), read.group(2), read.group(3),
-                                                         read.group(5), read.group(6))
+        inline, value, extras, types = read.group(1), read.group(2), read.group(3), _types(read.group(5))
+        lds_type, private_type = types[:2] if len(types) >= 2 else ("", "")
     else:
         return []
     if "#gpu.address_space<workgroup>" not in lds_type:
@@ -145,6 +145,26 @@ def _access(line: str, number: int, function: str, start: int, views: tuple[Pars
     except ViewAlgebraError as e:
         return refuse(str(e))
     return [MlirLdsAccess(function, number, op, value, access)]
+
+
+def _types(text: str) -> list[str]:
+    """The types after an op's colon, split at the top-level ``->`` and commas."""
+    parts: list[str] = []
+    depth, start, i = 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">" and depth and text[i - 1] != "-":
+            depth -= 1
+        elif depth == 0 and (c == "," or text.startswith("->", i)):
+            parts.append(text[start:i].strip())
+            i += 1 if c == "," else 2
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
 
 
 def _lanes(element: str) -> int:
