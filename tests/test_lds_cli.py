@@ -213,3 +213,32 @@ def test_text_that_is_not_mlir_is_bad_input_located(tmp_path):
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == (f"viewalgebra: {path}:2:1: holds no LDS access: expected a function, an alias "
                              "'#name = ...' or a module, found 'this'\n")
+
+
+READ = """func.func @k(%regs: memref<1xf32, #gpu.address_space<private>>) {
+  %tid = rock.workitem_id : index
+  %lds = rock.alloc() : memref<512xf32, #gpu.address_space<workgroup>>
+  %v = rock.transform %lds by <affine_map<(d0, d1) -> (d0 * 8 + d1)> by [<Embed{8, 1} ["tid", "i"] at [0, 1] -> ["x"] at [0]>] bounds = [64, 1] -> [512]> : memref<512xf32, #gpu.address_space<workgroup>> to memref<64x1xf32, #gpu.address_space<workgroup>>
+  rock.threadwise_read_into {forceUnroll, useIndexDiffs} [](%v) [%tid] -> %regs : memref<64x1xf32, #gpu.address_space<workgroup>> -> memref<1xf32, #gpu.address_space<private>>
+  return
+}
+"""
+
+
+def test_an_lds_read_at_a_stride_of_32_bytes_is_8_way(tmp_path):
+    # Lane l reads the f32 at byte 32 l: dword 8 l, bank 8 l mod 32. A ds_read_b32 is served in
+    # 2 phases of 32 lanes; in each, banks 0, 8, 16, 24 hold 8 dwords: degree 8, 7 cycles a phase.
+    path = tmp_path / "read.mlir"
+    path.write_text(READ)
+    result = run("lds", str(path), "--arch", "gfx942")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[1:] == [
+        "line 5: rock.threadwise_read_into %v: ds_read_b32: degree 8, 14 conflict cycle(s), at most 14 in one "
+        "instruction",
+        "  worst: wave 0, phase 0: bank 0 holds 8 dwords: dword 0 (lane 0); dword 32 (lane 4); dword 64 (lane 8); "
+        "dword 96 (lane 12); dword 128 (lane 16); dword 160 (lane 20); dword 192 (lane 24); dword 224 (lane 28)",
+        "summary: 1 access(es), 0 conflict-free; worst degree 8 (line 5: rock.threadwise_read_into %v)"]
+    entry = json.loads(run("lds", str(path), "--arch", "gfx942", "--json").stdout)["accesses"][0]
+    assert (entry["op"], entry["instruction"], entry["max_degree"], entry["counter"], entry["assumed"]) == (
+        "rock.threadwise_read_into", "ds_read_b32", 8, 14, [])
+    assert entry["witness"]["lanes"] == [[lane] for lane in range(0, 32, 4)]

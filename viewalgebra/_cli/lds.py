@@ -272,7 +272,9 @@ def text_of(label: str, r: BankConflicts, *, detail: bool = True) -> str:
     if detail and w is not None:
         held = "; ".join(f"dword {d} (lane{'s' if len(ls) > 1 else ''} {lanes_text(ls)})"
                          for d, ls in zip(w.dwords, w.lanes, strict=True))
-        lines.append(f"  worst: wave {w.wave}, instance {tuple(w.instance)}, phase {w.phase}: bank {w.bank} "
+        instance = f", instance {tuple(w.instance)}" if w.instance else ""
+        split = f", instruction {w.instruction + 1} of {r.instructions}" if r.instructions > 1 else ""
+        lines.append(f"  worst: wave {w.wave}{instance}{split}, phase {w.phase}: bank {w.bank} "
                      f"holds {len(w.dwords)} dwords: {held}")
     if detail:
         lines += [f"  assumed: {p.kind} of {p.width} bytes: {p.source}" for p in r.assumed]
