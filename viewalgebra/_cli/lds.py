@@ -203,7 +203,7 @@ def _gemm(args: argparse.Namespace, model: LdsModel) -> _Report:
         verdicts.append({"operand": operand, "kind": comparison.kind, "verdict": comparison.verdict,
                          "best": comparison.best.variant.label})
         body.append(f"{operand.upper()}: rocMLIR's layout is {comparison.rocmlir.variant.label}: "
-                           f"{comparison.verdict}\n")
+                    f"{comparison.verdict}\n")
         others: list[str] = []
         for row in comparison.rows:
             for kind, result in (("write", row.write), ("read", row.read)):
@@ -255,8 +255,8 @@ def entry(r: BankConflicts) -> dict[str, Any]:
     }
 
 
-def text_of(label: str, r: BankConflicts, *, detail: bool = True) -> str:
-    """The text of one access: a line, then (with ``detail``) its witness and assumed rules."""
+def text_of(label: str, r: BankConflicts) -> str:
+    """The text of one access: a line, then its witness and assumed rules, indented."""
     from .._draw.banks import lanes_text
 
     split = f" ({r.instructions} a lane: {r.split})" if r.split else ""
@@ -269,13 +269,12 @@ def text_of(label: str, r: BankConflicts, *, detail: bool = True) -> str:
         head += f"; {r.broadcasts} lane(s) served by a broadcast"
     lines = [head]
     w = r.witness
-    if detail and w is not None:
+    if w is not None:
         held = "; ".join(f"dword {d} (lane{'s' if len(ls) > 1 else ''} {lanes_text(ls)})"
                          for d, ls in zip(w.dwords, w.lanes, strict=True))
         instance = f", instance {tuple(w.instance)}" if w.instance else ""
         split = f", instruction {w.instruction + 1} of {r.instructions}" if r.instructions > 1 else ""
         lines.append(f"  worst: wave {w.wave}{instance}{split}, phase {w.phase}: bank {w.bank} "
                      f"holds {len(w.dwords)} dwords: {held}")
-    if detail:
-        lines += [f"  assumed: {p.kind} of {p.width} bytes: {p.source}" for p in r.assumed]
+    lines += [f"  assumed: {p.kind} of {p.width} bytes: {p.source}" for p in r.assumed]
     return "\n".join(lines) + "\n"
