@@ -38,6 +38,8 @@ class _Answer:
 
 @dataclass(slots=True)
 class _Report:
+    """What one run found: the accesses answered, and how the output names them."""
+
     what: str
     """How the text's first line names the input."""
     head: dict[str, Any]
