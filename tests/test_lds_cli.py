@@ -28,9 +28,9 @@ def answer(r: va.lds.BankConflicts) -> dict[str, Any]:
     return {"instruction": r.instruction, "width": r.width, "instructions": r.instructions, "split": r.split,
             "max_degree": r.max_degree, "counter": r.counter, "per_instruction": r.per_instruction,
             "broadcasts": r.broadcasts,
-            "witness": None if w is None else {"wave": w.wave, "instance": list(w.instance), "phase": w.phase,
-                                               "bank": w.bank, "dwords": list(w.dwords),
-                                               "lanes": [list(x) for x in w.lanes]},
+            "witness": None if w is None else {"wave": w.wave, "instance": list(w.instance),
+                                               "instruction": w.instruction, "phase": w.phase, "bank": w.bank,
+                                               "dwords": list(w.dwords), "lanes": [list(x) for x in w.lanes]},
             "assumed": [{"kind": p.kind, "width": p.width, "source": p.source} for p in r.assumed]}
 
 

@@ -251,8 +251,8 @@ def entry(r: BankConflicts) -> dict[str, Any]:
         "max_degree": r.max_degree, "counter": r.counter, "per_instruction": r.per_instruction,
         "broadcasts": r.broadcasts,
         "witness": None if w is None else {
-            "wave": w.wave, "instance": list(w.instance), "phase": w.phase, "bank": w.bank,
-            "dwords": list(w.dwords), "lanes": [list(lanes) for lanes in w.lanes]},
+            "wave": w.wave, "instance": list(w.instance), "instruction": w.instruction, "phase": w.phase,
+            "bank": w.bank, "dwords": list(w.dwords), "lanes": [list(lanes) for lanes in w.lanes]},
         "assumed": [{"kind": p.kind, "width": p.width, "source": p.source} for p in r.assumed],
     }
 
