@@ -51,6 +51,23 @@ def case(name: str, text: str, problem: gw.GemmProblem, repeat: int) -> None:
     row(f"compare_widget (B write), {name}", widget, exact)
 
 
+def rows(quick: bool) -> list[tuple[str, float, str, float | None, str]]:
+    """The rows of ``benchmarks/run.py``'s table: a whole comparison at 512 threads beside scoring
+    rocMLIR's layout alone."""
+    repeat = 3 if quick else 7
+    name, text, problem = CASES[-1]
+    config = gw.PerfConfig.parse(text)
+    assert isinstance(config, gw.AccelPerfConfig)
+    grid = gw.gridwise_views(problem, m_per_block=config.m_per_block, n_per_block=config.n_per_block,
+                             kpack_per_block=config.kpack_per_block, kpack=config.kpack)
+    model = va.lds.lds_model("gfx942")
+    mine = rocmlir_variant(gw.operand_lds(grid, "a", config, GFX942, "f16"), config.kpack)
+    base = median_time(lambda: score_layout(grid, "a", config, GFX942, "f16", mine, model, rocmlir=True),
+                       repeat)
+    whole = median_time(lambda: va.lds.compare_lds_layouts(grid, "a", config, GFX942, "f16"), repeat)
+    return [(f"compare_lds_layouts, {name}, 18 layouts", whole, "rocMLIR's layout alone", base, "<= 0.5 s")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)

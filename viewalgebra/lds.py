@@ -8,6 +8,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from ._analyses.lds import BankConflicts, Collision, LdsAccess, bank_conflicts
+from ._analyses.lds_isl import conflict_free
 from ._analyses.lds_model import LdsKind, LdsModel, PhaseRule, Provenance, contiguous, cosets, lds_model
 
 if TYPE_CHECKING:
@@ -42,5 +43,5 @@ def __dir__() -> list[str]:
 
 __all__ = ["BankConflicts", "Collision", "LayoutComparison", "LayoutScore", "LayoutVariant", "LdsAccess",
            "LdsKind", "LdsModel", "MlirLdsAccess", "PhaseRule", "Provenance", "bank_conflicts",
-           "compare_lds_layouts", "contiguous", "cosets", "layout_variants", "lds_accesses", "lds_model",
-           "thread_lds_access"]
+           "compare_lds_layouts", "conflict_free", "contiguous", "cosets", "layout_variants", "lds_accesses",
+           "lds_model", "thread_lds_access"]

@@ -11,6 +11,7 @@ in one bank. The conflict cycles are the sum over phases of ``degree - 1``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import get_args
 
@@ -22,12 +23,15 @@ from .._maps.buffer import Buffer
 from .._maps.equations import dim_names
 from .._maps.evaluate import IntArray
 from .._maps.view import View, addresses_on_grid
-from ..errors import LdsAccessError, LdsModelError
+from ..errors import LdsAccessError, LdsModelError, TooComplexError
 from .lds_model import LdsKind, LdsModel, PhaseRule
 from .vectorize import max_vector_length
 
 MAX_INSTRUCTION_BYTES = 16
 """The widest LDS access of one lane (``ds_read_b128``)."""
+
+ENUMERATE_LIMIT = 1 << 24
+"""The most lane dwords ``bank_conflicts`` enumerates (about 1 GB of numpy work arrays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +128,12 @@ class Collision:
     """Which of the lane's instructions for the vector (0 unless the vector is split)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class BankConflicts:
-    """The answer of ``bank_conflicts``: degrees of every phase and the predicted counter."""
+    """The answer of ``bank_conflicts``: degrees of every phase and the predicted counter.
+
+    Compared by identity (it holds a numpy array); compare ``counter``, ``degrees`` and so on.
+    """
 
     instruction: str
     """What the backend emits for one lane's vector piece: ``ds_read_b128``, ``ds_write_b64``, ..."""
@@ -178,8 +185,9 @@ class Plan:
     """Vectors along the vector dim (1 without one)."""
 
 
-def plan(access: LdsAccess, model: LdsModel) -> Plan:
-    """The instructions of an access on a model, with every input check that needs the model."""
+def plan(access: LdsAccess, model: LdsModel, timeout: float | None = 60.0) -> Plan:
+    """The instructions of an access on a model, with every input check that needs the model;
+    the exact vector length is bounded by ``timeout`` seconds."""
     if not isinstance(model, LdsModel):
         raise LdsModelError(f"bank_conflicts: model must be an LdsModel (lds_model(arch)), got {model!r}")
     if not isinstance(access, LdsAccess):
@@ -192,7 +200,8 @@ def plan(access: LdsAccess, model: LdsModel) -> Plan:
     if d is None or v == 1:
         k = 1
     else:
-        answer = max_vector_length(view, d, v, max_elements=cap, power_of_two=True, aligned=True)
+        answer = max_vector_length(view, d, v, max_elements=cap, power_of_two=True, aligned=True,
+                                   timeout=timeout)
         k = answer.length
         if k < v:
             name = model.instruction(access.kind, k * eb)
@@ -258,27 +267,27 @@ def lane_addresses(access: LdsAccess, model: LdsModel, p: Plan) -> tuple[IntArra
     instances = math.prod(p.instance_shape)
     addr = np.broadcast_to(addr, (threads, *p.instance_shape, p.instructions)).reshape(
         threads, instances, p.instructions)
-    if addr.size and int(addr.max()) >= 0:
-        buf = view.buffer
-        high = _extent(buf)[1]
-        top = int(addr.max()) + p.elements - 1
-        if top > high:
-            raise LdsAccessError(
-                f"bank_conflicts: a vector reaches element address {top}, beyond the buffer {buf}")
     padded = np.full((waves * model.wave, instances, p.instructions), -1, dtype=np.int64)
     padded[:threads] = addr
     byte = np.where(padded >= 0, padded * access.element_bytes, -1)
     return byte.reshape(waves, model.wave, instances, p.instructions).transpose(0, 2, 3, 1), waves
 
 
-def bank_conflicts(access: LdsAccess, model: LdsModel) -> BankConflicts:
+def bank_conflicts(access: LdsAccess, model: LdsModel, *, timeout: float | None = 60.0) -> BankConflicts:
     """The exact bank conflicts of an LDS access on a model, by enumerating every lane (numpy).
 
-    Example: on gfx942, 64 lanes reading f32 at a stride of 32 bytes (``ds_read_b32``) give 7
-    distinct dwords per bank in each of the 2 phases: ``counter == 14`` per wave and instance.
+    The instruction width comes from the exact vector length (``max_vector_length``, bounded by
+    ``timeout`` seconds). Example: on gfx942, 64 lanes reading f32 at a stride of 32 bytes
+    (``ds_read_b32``) put 8 distinct dwords in a bank in each of the 2 phases: ``counter == 14``.
     """
-    p = plan(access, model)
+    p = plan(access, model, timeout)
     rule = model.rule(access.kind, p.width)
+    lanes = -(-access.view.shape[access.thread_axis] // model.wave) * model.wave
+    entries = lanes * math.prod(p.instance_shape) * p.instructions * max(p.width // 4, 1)
+    if entries > ENUMERATE_LIMIT:
+        raise TooComplexError(
+            f"bank_conflicts: {entries} lane dwords to enumerate, more than {ENUMERATE_LIMIT}; fix some "
+            "instance dims (va.restrict) or ask conflict_free")
     byte, waves = lane_addresses(access, model, p)
     instances = byte.shape[1]
     phases = len(rule.groups)
@@ -303,8 +312,9 @@ def bank_conflicts(access: LdsAccess, model: LdsModel) -> BankConflicts:
         pair = keys * span + dwords
         unique, inverse, counts = np.unique(pair, return_inverse=True, return_counts=True)
         ukey, udword = np.divmod(unique, span)
-        per_bank = np.bincount(ukey * model.banks + udword % model.banks, minlength=total * model.banks)
-        degrees = per_bank.reshape(total, model.banks).max(axis=1)
+        # distinct dwords per (phase key, bank); sorted by key, so each key's banks are adjacent
+        bank_key, per_bank = np.unique(ukey * model.banks + udword % model.banks, return_counts=True)
+        np.maximum.at(degrees, bank_key // model.banks, per_bank)
         shared = counts[inverse.reshape(-1)] >= 2
         broadcasts = int(np.unique(lane_ids[shared]).size)
     degrees = degrees.reshape(waves, instances, p.instructions, phases)
@@ -312,7 +322,7 @@ def bank_conflicts(access: LdsAccess, model: LdsModel) -> BankConflicts:
     max_degree = int(degrees.max()) if degrees.size else 0
     witness = None
     if max_degree > 1:
-        witness = _collision(access, model, rule, p, byte, degrees, max_degree)
+        witness = _collision(access, rule, model, p, byte, degrees, max_degree)
     return BankConflicts(
         instruction=model.instruction(access.kind, p.width), width=p.width, instructions=p.instructions,
         split=p.split, degrees=degrees, max_degree=max_degree, counter=int(lost.sum()),
@@ -321,32 +331,33 @@ def bank_conflicts(access: LdsAccess, model: LdsModel) -> BankConflicts:
         instance_dims=p.instance_dims, instance_shape=p.instance_shape)
 
 
-def _collision(access: LdsAccess, model: LdsModel, rule: PhaseRule, p: Plan, byte: IntArray,
+def _collision(access: LdsAccess, rule: PhaseRule, model: LdsModel, p: Plan, byte: IntArray,
                degrees: IntArray, degree: int) -> Collision:
     """The first phase whose degree is ``degree``, with the dwords of its fullest bank."""
     w, n, j, g = (int(x) for x in np.unravel_index(int(np.argmax(degrees == degree)), degrees.shape))
-    return collision_at(access, model, rule, p, byte[w, n, j], (w, n, j, g))
-
-
-def collision_at(access: LdsAccess, model: LdsModel, rule: PhaseRule, p: Plan, lane_bytes: IntArray,
-                 where: tuple[int, int, int, int]) -> Collision:
-    """The collision in the fullest bank (the lowest of them) of one phase, from the lanes' byte
-    addresses of that instruction (``-1``: inactive)."""
-    w, n, j, g = where
-    nd = max(p.width // 4, 1)
-    touching: dict[int, list[int]] = {}
-    for lane in rule.groups[g]:
-        if lane_bytes[lane] >= 0:
-            for q in range(nd):
-                touching.setdefault(int(lane_bytes[lane]) // 4 + q, []).append(lane)
-    by_bank: dict[int, list[int]] = {}
-    for dw in sorted(touching):
-        by_bank.setdefault(dw % model.banks, []).append(dw)
-    bank = min(by_bank, key=lambda b: (-len(by_bank[b]), b))
-    dwords = tuple(by_bank[bank])
     instance = tuple(int(x) for x in np.unravel_index(n, p.instance_shape)) if p.instance_shape else ()
     d = access.vector_axis
     if d is not None and d in p.instance_dims:
         k = p.instance_dims.index(d)
         instance = (*instance[:k], instance[k] * access.vector_length, *instance[k + 1:])
-    return Collision(w, instance, g, bank, dwords, tuple(tuple(sorted(touching[dw])) for dw in dwords), j)
+    return collision_at(model, rule, p, [int(b) for b in byte[w, n, j]], w, instance, j, g)
+
+
+def collision_at(model: LdsModel, rule: PhaseRule, p: Plan, lane_bytes: Sequence[int], wave: int,
+                 instance: tuple[int, ...], instruction: int, phase: int) -> Collision:
+    """The collision in the fullest bank (the lowest of them) of one phase, from the lanes' byte
+    addresses of that instruction (``-1``: inactive)."""
+    g = phase
+    nd = max(p.width // 4, 1)
+    touching: dict[int, list[int]] = {}
+    for lane in rule.groups[g]:
+        if lane_bytes[lane] >= 0:
+            for q in range(nd):
+                touching.setdefault(lane_bytes[lane] // 4 + q, []).append(lane)
+    by_bank: dict[int, list[int]] = {}
+    for dw in sorted(touching):
+        by_bank.setdefault(dw % model.banks, []).append(dw)
+    bank = min(by_bank, key=lambda b: (-len(by_bank[b]), b))
+    dwords = tuple(by_bank[bank])
+    lanes = tuple(tuple(sorted(touching[dw])) for dw in dwords)
+    return Collision(wave, instance, g, bank, dwords, lanes, instruction)

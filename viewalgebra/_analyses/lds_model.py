@@ -167,8 +167,8 @@ def _gfx942(arch: str, gfx90a: bool) -> LdsModel:
                   f"{cdna3}, ds_read_b128 table (counters); the same lane groups in ROCm/composable_kernel "
                   "docs/conceptual/ck_tile/hardware/lds_bank_conflicts.rst"),
         PhaseRule("write", 4, contiguous(w, 32), "assumed",
-                  "ROCm/hipBLASLt pull request 1180, a maintainer: ds_store_b32 is issued by 32 threads "
-                  "in the same cycle (which 32 is not stated: contiguous, as ds_read_b32)"),
+                  "assumed from ROCm/hipBLASLt pull request 1180, a maintainer: ds_store_b32 is issued by "
+                  "32 threads in the same cycle (which 32 is not stated: contiguous, as ds_read_b32)"),
         PhaseRule("write", 8, contiguous(w, 16), "assumed",
                   "no published statement: 16 lanes of 8 bytes fill the 32 banks once, contiguous as "
                   "ds_read_b64"),
@@ -179,11 +179,14 @@ def _gfx942(arch: str, gfx90a: bool) -> LdsModel:
     ]
     if gfx90a:
         rules = [PhaseRule(r.kind, r.width, r.groups, "assumed",
-                           f"assumed as on gfx942 (rocMLIR and composable_kernel treat gfx90a and gfx942 "
-                           f"alike); gfx942: {r.provenance}, {r.source}") for r in rules]
+                           f"assumed as on gfx942: nothing published for gfx90a; rocMLIR's "
+                           f"mlir/lib/Dialect/Rock/utility/AmdArchDb.cpp gives both wave 64 and 64 KiB "
+                           f"of LDS and its LDS layouts do not depend on the arch; gfx942: "
+                           f"{r.provenance}, {r.source}") for r in rules]
     return LdsModel(arch, 32, w, tuple(_sub_dword(rules)), lds_bytes=65536, sources=(
         f"{cdna3} (32 banks of 4 bytes, wave64, measured on gfx942)",
-        "llvm/lib/Target/AMDGPU/AMDGPU.td (FeatureAddressableLocalMemorySize65536)"))
+        "llvm/lib/Target/AMDGPU/AMDGPU.td (FeatureAddressableLocalMemorySize65536); rocMLIR "
+        "mlir/lib/Dialect/Rock/utility/AmdArchDb.cpp (maxSharedMemPerWG 65536)"))
 
 
 def _gfx950() -> LdsModel:
