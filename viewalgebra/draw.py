@@ -1,5 +1,6 @@
-"""Pictures of views: which buffer address each view point reads, as SVG."""
+"""Pictures: which buffer address each view point reads (``draw_svg``), and which LDS banks the
+lanes of one instruction's phases hit (``banks``), as SVG."""
 
-from ._draw import draw_svg
+from ._draw import banks, draw_svg
 
-__all__ = ["draw_svg"]
+__all__ = ["banks", "draw_svg"]

@@ -33,6 +33,10 @@ _COMMANDS = {
              "load and store beside the exact width and the best layout's, on Dask (this machine's cores "
              "or a cluster); writes results.parquet and a picture, prints a summary; exit 1 on an unsound "
              "or failing width, a failing check or an error",
+    "lds": "the LDS bank conflicts of every LDS store and read of an .mlir file (rock.threadwise_write_all "
+           "into and rock.threadwise_read_into from workgroup memory), or of rocMLIR's LDS layouts for a "
+           "gemm perf config beside the alternatives (--gemm): each access's instruction, worst degree, "
+           "predicted SQ_LDS_BANK_CONFLICT cycles and a witness",
 }
 
 
@@ -72,6 +76,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import audit as command
     elif args.command == "emit-lit":
         from . import emit_lit as command
+    elif args.command == "lds":
+        from . import lds as command
     else:
         from . import regularize as command
     return command.run(args)
@@ -113,6 +119,23 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="the function (problem, config, arch) -> [gw.AuditItem] giving the "
                                   "accesses to audit, importable where the workers run (default: "
                                   "rocMLIR's per-thread accesses as the recipes build them; docs/audit.md)")
+        elif name == "lds":
+            sub.add_argument("input", nargs="?", help="an .mlir file (not with --gemm)")
+            sub.add_argument("--arch", required=True,
+                             help="the target: gfx90a, gfx942, gfx950, gfx1100 or gfx1201")
+            sub.add_argument("--gemm", metavar="PARAMS",
+                             help="instead of a file: rocMLIR's LDS layouts of a gemm beside the others its "
+                                  "maps express, PARAMS its perf config (e.g. "
+                                  "v4:96,256,8,96,32,32,4,1,2,0,0,4,1,1)")
+            sub.add_argument("--problem", metavar="LINE",
+                             help="with --gemm: the problem, one line of rocMLIR's tier1 format as audit "
+                                  "reads (gemm or conv; default: one tile of the config, untransposed, in "
+                                  "--dtype)")
+            sub.add_argument("--dtype", help="with --gemm and no --problem: the element type (default f16)")
+            sub.add_argument("--operand", choices=("a", "b"),
+                             help="with --gemm: only this operand's layouts (default: both)")
+            sub.add_argument("--svg", metavar="OUT",
+                             help="also write an SVG picture of the worst access's phases (va.draw.banks)")
         else:
             sub.add_argument("input", help="an .mlir file, a directory of .mlir files (check), or "
                                            "one transform map in rocMLIR syntax")

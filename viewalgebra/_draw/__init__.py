@@ -1,4 +1,5 @@
-"""SVG pictures of a view's addresses on a 2-D slice, in the style of CuTe's layout pictures.
+"""SVG pictures of a view's addresses on a 2-D slice, in the style of CuTe's layout pictures; and
+(``banks.py``, ``banks``) of one LDS instruction's phases, bank by bank.
 
 Each cell of the grid shows the buffer address of one view point, coloured by ``address % 8`` so
 contiguous runs read as a repeating rainbow; padding (invalid points) is grey with no number. The
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 
 from .._maps.view import View
 from ..errors import InvalidArgumentError
+from .banks import banks
 from .slice import (
     DEFAULT_WINDOW,
     MAX_SIDE,
@@ -29,8 +31,9 @@ from .slice import (
 )
 from .svg import PAD_FILL, PALETTE, check_options, render_svg
 
-__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "cli_crop_note", "cli_slice",
-           "draw_svg", "render_svg"]
+__all__ = ["DEFAULT_WINDOW", "MAX_SIDE", "PAD_FILL", "PALETTE", "Slice", "banks", "cli_crop_note",
+           "cli_slice", "draw_svg", "render_svg"]
+
 
 
 def draw_svg(view: View, *, rows: int | None = None, cols: int | None = None,
