@@ -6,7 +6,6 @@ distinct dwords in a phase, a conflict, is red. Written as text, in the style of
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from .._analyses.lds_model import LdsModel
 from .._common.ints import integer
 from .._maps.equations import dim_names
 from ..errors import CoordinateError, DrawError
-from .svg import PALETTE
+from .svg import PALETTE, coord, esc, text_width
 
 CONFLICT_FILL = "#e8474b"
 """Fill of the cells and bank labels of a bank that conflicts in its phase (degree above 1)."""
@@ -234,19 +233,6 @@ def render_banks(panels: Sequence[BankPanel], *, banks: int, title: str, lines: 
     return _Picture(panels, banks, title, tuple(lines), cell, bank_bytes).svg()
 
 
-def _esc(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-def _n(x: float) -> str:
-    s = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def _text_width(text: str, size: float) -> float:
-    return 0.62 * size * len(text)
-
-
 def _label(lanes: Sequence[int]) -> str:
     text = lanes_text(lanes)
     return text if len(text) <= _LABEL_CAP else f"{len(lanes)} lanes"
@@ -263,7 +249,7 @@ class _Picture:
         self.font = max(4.0, min(11.0, self.h * 0.34))
         widest = max((len(_label(c.lanes)) for p in panels for c in p.cells), default=1)
         widest = max(widest, len(str(banks - 1)))
-        self.w = max(self.h, math.ceil(_text_width("0" * widest, self.font) + 6))
+        self.w = max(self.h, math.ceil(text_width("0" * widest, self.font) + 6))
 
     def heading(self, p: BankPanel) -> str:
         degrees = self.degree_list(p)
@@ -287,27 +273,27 @@ class _Picture:
         legend = self.legend()
         texts = [(self.title, 14.0), *((t, 12.0) for t in self.lines),
                  *((self.heading(p), 12.0) for p in self.panels), *((t, 12.0) for t, _ in legend)]
-        width = max(_MARGIN + grid_w, *(_MARGIN + _text_width(t, z) + 24 for t, z in texts)) + _MARGIN
+        width = max(_MARGIN + grid_w, *(_MARGIN + text_width(t, z) + 24 for t, z in texts)) + _MARGIN
         y = _MARGIN + head
         out = [
             '<?xml version="1.0" encoding="UTF-8"?>',
             "",  # the svg element, once the height is known
             "",
-            f'<text class="title" x="{_n(_MARGIN)}" y="{_n(_MARGIN + 14)}" font-size="14" '
-            f'font-weight="bold">{_esc(self.title)}</text>',
+            f'<text class="title" x="{coord(_MARGIN)}" y="{coord(_MARGIN + 14)}" font-size="14" '
+            f'font-weight="bold">{esc(self.title)}</text>',
         ]
         for k, line in enumerate(self.lines):
-            out.append(f'<text class="note" x="{_n(_MARGIN)}" y="{_n(_MARGIN + 22 + 17 * k + 12)}" '
-                       f'font-size="12">{_esc(line)}</text>')
+            out.append(f'<text class="note" x="{coord(_MARGIN)}" y="{coord(_MARGIN + 22 + 17 * k + 12)}" '
+                       f'font-size="12">{esc(line)}</text>')
         for p, height in zip(self.panels, heights, strict=True):
             out += self.panel(p, _MARGIN, y + 4)
             y += height
         for k, (text, kind) in enumerate(legend):
             out += self.legend_line(text, kind, y + 4 + 20.0 * k)
         height = y + 4 + 20.0 * len(legend) + _MARGIN
-        out[1] = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-                  f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{_FONT}">')
-        out[2] = (f'<rect class="background" x="0" y="0" width="{_n(width)}" height="{_n(height)}" '
+        out[1] = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{coord(width)}" height="{coord(height)}" '
+                  f'viewBox="0 0 {coord(width)} {coord(height)}" font-family="{_FONT}">')
+        out[2] = (f'<rect class="background" x="0" y="0" width="{coord(width)}" height="{coord(height)}" '
                   'fill="#ffffff"/>')
         out.append("</svg>")
         return "\n".join(out) + "\n"
@@ -318,19 +304,19 @@ class _Picture:
         red = p.degree > 1
         out = [f'<g class="phase{" conflict" if red else ""}" data-phase="{p.phase}" '
                f'data-degree="{p.degree}" data-lanes="{" ".join(map(str, p.lanes))}">',
-               f'<text class="heading" x="{_n(x0)}" y="{_n(y + 12)}" font-size="12" font-weight="bold" '
-               f'fill="{CONFLICT_TEXT if red else "#111111"}">{_esc(self.heading(p))}</text>']
+               f'<text class="heading" x="{coord(x0)}" y="{coord(y + 12)}" font-size="12" font-weight="bold" '
+               f'fill="{CONFLICT_TEXT if red else "#111111"}">{esc(self.heading(p))}</text>']
         top = y + 17.0 + 14.0
         size = min(self.font, w * 0.45)
         for b in range(self.banks):
             hot = degrees.get(b, 0) > 1
             style = f'fill="{CONFLICT_TEXT}" font-weight="bold"' if hot else 'fill="#555555"'
             out.append(f'<text class="bank-label{" conflict" if hot else ""}" data-bank="{b}" '
-                       f'x="{_n(x0 + (b + 0.5) * w)}" y="{_n(top - 4)}" font-size="{_n(size)}" '
+                       f'x="{coord(x0 + (b + 0.5) * w)}" y="{coord(top - 4)}" font-size="{coord(size)}" '
                        f'text-anchor="middle" {style}>{b}</text>')
         rows = max(1, p.degree)
-        out.append(f'<rect class="frame" x="{_n(x0)}" y="{_n(top)}" width="{_n(self.banks * w)}" '
-                   f'height="{_n(rows * h)}" fill="#f4f4f4" stroke="#cccccc" stroke-width="1"/>')
+        out.append(f'<rect class="frame" x="{coord(x0)}" y="{coord(top)}" width="{coord(self.banks * w)}" '
+                   f'height="{coord(rows * h)}" fill="#f4f4f4" stroke="#cccccc" stroke-width="1"/>')
         for c in p.cells:
             hot = degrees[c.bank] > 1
             x, cy = x0 + c.bank * w, top + c.row * h
@@ -338,15 +324,16 @@ class _Picture:
             tip = (f"bank {c.bank}, dword {c.dword} (byte {c.dword * self.bank_bytes}): "
                    f"lane{'s' if len(c.lanes) > 1 else ''} {lanes_text(c.lanes)}"
                    + (f"; bank {c.bank} holds {degrees[c.bank]} dwords" if hot else ""))
-            rect = (f'<rect x="{_n(x)}" y="{_n(cy)}" width="{_n(w)}" height="{_n(h)}" '
+            rect = (f'<rect x="{coord(x)}" y="{coord(cy)}" width="{coord(w)}" height="{coord(h)}" '
                     f'fill="{CONFLICT_FILL if hot else FREE_FILL}" stroke="#ffffff" stroke-width="1"/>')
             base = cy + h / 2 + 0.35 * self.font
-            body = (f'<text class="lanes" x="{_n(x + w / 2)}" y="{_n(base)}" font-size="{_n(self.font)}" '
+            body = (f'<text class="lanes" x="{coord(x + w / 2)}" y="{coord(base)}" '
+                    f'font-size="{coord(self.font)}" '
                     f'font-family="{_MONO}" text-anchor="middle" fill="#111111">'
-                    f"{_esc(_label(c.lanes))}</text>")
+                    f"{esc(_label(c.lanes))}</text>")
             out.append(f'<g class="cell{" conflict" if hot else ""}" data-bank="{c.bank}" '
                        f'data-dword="{c.dword}" data-lanes="{lanes}">'
-                       f"<title>{_esc(tip)}</title>{rect}{body}</g>")
+                       f"<title>{esc(tip)}</title>{rect}{body}</g>")
         out.append("</g>")
         return out
 
@@ -357,6 +344,6 @@ class _Picture:
 
     def legend_line(self, text: str, kind: str, y: float) -> list[str]:
         fill = CONFLICT_FILL if kind == "conflict" else FREE_FILL
-        mark = f'<rect x="{_n(_MARGIN)}" y="{_n(y)}" width="18" height="14" fill="{fill}"/>'
-        return [f'<g class="legend">{mark}<text x="{_n(_MARGIN + 24)}" y="{_n(y + 11)}" font-size="12">'
-                f"{_esc(text)}</text></g>"]
+        mark = f'<rect x="{coord(_MARGIN)}" y="{coord(y)}" width="18" height="14" fill="{fill}"/>'
+        return [f'<g class="legend">{mark}<text x="{coord(_MARGIN + 24)}" y="{coord(y + 11)}" font-size="12">'
+                f"{esc(text)}</text></g>"]

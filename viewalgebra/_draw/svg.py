@@ -59,17 +59,17 @@ def render_svg(view: View, sl: Slice, *, cell: float | None = None, title: str |
     return _Picture(view, sl, addresses, valids, cell, title).svg()
 
 
-def _esc(text: str) -> str:
+def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def _n(x: float) -> str:
+def coord(x: float) -> str:
     """A coordinate for SVG: at most two decimals, no trailing zeros."""
     s = f"{x:.2f}".rstrip("0").rstrip(".")
     return "0" if s == "-0" else s
 
 
-def _text_width(text: str, size: float) -> float:
+def text_width(text: str, size: float) -> float:
     """A generous estimate of rendered text width (no font metrics without a renderer)."""
     return 0.62 * size * len(text)
 
@@ -86,7 +86,7 @@ class _Picture:
         self.h = 30.0 if cell is None else float(cell)
         self.font = max(4.0, min(12.0, self.h * 0.42))
         # Long addresses widen the cells rather than shrink the numbers.
-        self.w = max(self.h, math.ceil(_text_width("0" * widest, self.font) + (12 if cell is None else 4)))
+        self.w = max(self.h, math.ceil(text_width("0" * widest, self.font) + (12 if cell is None else 4)))
         self.names = dim_names(view.maps[0], "upper") if view.maps else ()
         buf = view.buffer
         memref = "x".join([*map(str, buf.shape), buf.dtype])
@@ -120,30 +120,30 @@ class _Picture:
         col_axis = 16.0 if sl.cols is not None else 0.0
         col_labels = 15.0 if sl.cols is not None else 0.0
         # The rows' axis name sits right-aligned on the line of the column numbers, left of the grid.
-        left = 0.0 if sl.rows is None else max(_text_width(str(sl.row_window.stop - 1), label_font),
-                                               _text_width(self.row_axis_label(), 12.0)) + 8
+        left = 0.0 if sl.rows is None else max(text_width(str(sl.row_window.stop - 1), label_font),
+                                               text_width(self.row_axis_label(), 12.0)) + 8
         x0 = _MARGIN + left
         y0 = _MARGIN + head + col_axis + col_labels
         legend = self.legend()
         grid_w, grid_h = sl.n_cols * self.w, sl.n_rows * self.h
         texts = [(self.title, 14.0), *((t, 12.0) for t in self.lines), *((t, 12.0) for t, _ in legend)]
-        width = max(x0 + grid_w, *(_MARGIN + _text_width(t, z) + (24 if z == 12.0 else 0) for t, z in texts))
+        width = max(x0 + grid_w, *(_MARGIN + text_width(t, z) + (24 if z == 12.0 else 0) for t, z in texts))
         width += _MARGIN
         legend_y = y0 + grid_h + 10
         height = legend_y + 20.0 * len(legend) + _MARGIN - 4
         out = [
             '<?xml version="1.0" encoding="UTF-8"?>',
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-            f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="{_FONT}">',
-            f'<rect class="background" x="0" y="0" width="{_n(width)}" height="{_n(height)}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{coord(width)}" height="{coord(height)}" '
+            f'viewBox="0 0 {coord(width)} {coord(height)}" font-family="{_FONT}">',
+            f'<rect class="background" x="0" y="0" width="{coord(width)}" height="{coord(height)}" '
             'fill="#ffffff"/>',
-            f'<text class="title" x="{_n(_MARGIN)}" y="{_n(_MARGIN + 14)}" font-size="14" '
-            f'font-weight="bold">{_esc(self.title)}</text>',
+            f'<text class="title" x="{coord(_MARGIN)}" y="{coord(_MARGIN + 14)}" font-size="14" '
+            f'font-weight="bold">{esc(self.title)}</text>',
         ]
         for k, line in enumerate(self.lines):
             kind = line.split(":", 1)[0]
-            out.append(f'<text class="{kind}" x="{_n(_MARGIN)}" y="{_n(_MARGIN + 22 + 17 * k + 12)}" '
-                       f'font-size="12">{_esc(line)}</text>')
+            out.append(f'<text class="{kind}" x="{coord(_MARGIN)}" y="{coord(_MARGIN + 22 + 17 * k + 12)}" '
+                       f'font-size="12">{esc(line)}</text>')
         out += self.axes(x0, y0, label_font, col_axis)
         out += self.cells(x0, y0)
         out += self.runs(x0, y0, grid_w, grid_h)
@@ -156,20 +156,20 @@ class _Picture:
         sl, w, h = self.sl, self.w, self.h
         out: list[str] = []
         if sl.cols is not None:
-            out.append(f'<text class="axis" x="{_n(x0)}" y="{_n(y0 - 15 - col_axis + 12)}" font-size="12">'
-                       f'{_esc(self.dim_label(sl.cols))} \u2192</text>')
+            out.append(f'<text class="axis" x="{coord(x0)}" y="{coord(y0 - 15 - col_axis + 12)}" '
+                       f'font-size="12">{esc(self.dim_label(sl.cols))} \u2192</text>')
             size = min(font, w * 0.4, 1.6 * w / max(1, len(str(sl.col_window.stop - 1))))
             for j, label in enumerate(sl.col_window):
-                out.append(f'<text class="col-label" x="{_n(x0 + (j + 0.5) * w)}" y="{_n(y0 - 4)}" '
-                           f'font-size="{_n(size)}" text-anchor="middle" fill="#555555">{label}</text>')
+                out.append(f'<text class="col-label" x="{coord(x0 + (j + 0.5) * w)}" y="{coord(y0 - 4)}" '
+                           f'font-size="{coord(size)}" text-anchor="middle" fill="#555555">{label}</text>')
         if sl.rows is not None:
-            out.append(f'<text class="axis" x="{_n(x0 - 5)}" y="{_n(y0 - 4)}" font-size="12" '
-                       f'text-anchor="end">{_esc(self.row_axis_label())}</text>')
+            out.append(f'<text class="axis" x="{coord(x0 - 5)}" y="{coord(y0 - 4)}" font-size="12" '
+                       f'text-anchor="end">{esc(self.row_axis_label())}</text>')
             size = min(font, h * 0.4)
             for i, label in enumerate(sl.row_window):
                 y = y0 + (i + 0.5) * h + 0.35 * size
-                out.append(f'<text class="row-label" x="{_n(x0 - 5)}" y="{_n(y)}" '
-                           f'font-size="{_n(size)}" text-anchor="end" fill="#555555">{label}</text>')
+                out.append(f'<text class="row-label" x="{coord(x0 - 5)}" y="{coord(y)}" '
+                           f'font-size="{coord(size)}" text-anchor="end" fill="#555555">{label}</text>')
         return out
 
     def point(self, i: int, j: int) -> tuple[int, ...]:
@@ -185,25 +185,25 @@ class _Picture:
             for j, (a, o) in enumerate(zip(row, ok, strict=True)):
                 p = self.point(i, j)
                 x, y = x0 + j * w, y0 + i * h
-                coord = ",".join(map(str, p))
-                rect = (f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
+                point = ",".join(map(str, p))
+                rect = (f'<rect x="{coord(x)}" y="{coord(y)}" width="{coord(w)}" height="{coord(h)}" '
                         f'fill="{PALETTE[a % len(PALETTE)] if o else PAD_FILL}" stroke="#ffffff" '
                         'stroke-width="1"/>')
                 if o:
                     # A baseline offset instead of dominant-baseline, which renderers disagree on.
                     base = y + h / 2 + 0.35 * self.font
-                    body = (f'<text class="address" x="{_n(x + w / 2)}" y="{_n(base)}" '
-                            f'font-size="{_n(self.font)}" font-family="{_MONO}" text-anchor="middle" '
+                    body = (f'<text class="address" x="{coord(x + w / 2)}" y="{coord(base)}" '
+                            f'font-size="{coord(self.font)}" font-family="{_MONO}" text-anchor="middle" '
                             f'fill="#111111">{a}</text>')
                     tip = f"{list(p)} -> address {a}"
-                    out.append(f'<g class="cell" data-coord="{coord}" data-address="{a}">'
-                               f"<title>{_esc(tip)}</title>{rect}{body}</g>")
+                    out.append(f'<g class="cell" data-coord="{point}" data-address="{a}">'
+                               f"<title>{esc(tip)}</title>{rect}{body}</g>")
                 else:
-                    dot = (f'<circle cx="{_n(x + w / 2)}" cy="{_n(y + h / 2)}" r="{_n(max(1.0, h / 14))}" '
-                           'fill="#8c8c8c"/>')
+                    dot = (f'<circle cx="{coord(x + w / 2)}" cy="{coord(y + h / 2)}" '
+                           f'r="{coord(max(1.0, h / 14))}" fill="#8c8c8c"/>')
                     tip = f"{list(p)} -> padding (invalid)"
-                    out.append(f'<g class="cell padding" data-coord="{coord}">'
-                               f"<title>{_esc(tip)}</title>{rect}{dot}</g>")
+                    out.append(f'<g class="cell padding" data-coord="{point}">'
+                               f"<title>{esc(tip)}</title>{rect}{dot}</g>")
         return out
 
     def runs(self, x0: float, y0: float, grid_w: float, grid_h: float) -> list[str]:
@@ -229,7 +229,8 @@ class _Picture:
                 a, b = max(s, first - 1) - first, min(s + v, last + 1) - first  # drawn span, in cells
                 x, y, w, h = ((x0 + a * cw, y0 + k * ch, (b - a) * cw, ch) if across
                               else (x0 + k * cw, y0 + a * ch, cw, (b - a) * ch))
-                box = f'x="{_n(x + 1.5)}" y="{_n(y + 1.5)}" width="{_n(w - 3)}" height="{_n(h - 3)}"'
+                box = (f'x="{coord(x + 1.5)}" y="{coord(y + 1.5)}" '
+                       f'width="{coord(w - 3)}" height="{coord(h - 3)}"')
                 if all(oks):
                     out.append(f'<rect class="run" {box} fill="none" stroke="#1a1a1a" stroke-width="3" '
                                'rx="2"/>')
@@ -240,7 +241,8 @@ class _Picture:
         if not out:
             return []
         return ['<defs><clipPath id="grid"><rect '
-                f'x="{_n(x0)}" y="{_n(y0)}" width="{_n(grid_w)}" height="{_n(grid_h)}"/></clipPath></defs>',
+                f'x="{coord(x0)}" y="{coord(y0)}" width="{coord(grid_w)}" '
+                f'height="{coord(grid_h)}"/></clipPath></defs>',
                 '<g class="runs" clip-path="url(#grid)">', *out, "</g>"]
 
     def legend(self) -> list[tuple[str, str]]:
@@ -255,12 +257,12 @@ class _Picture:
     def legend_line(self, text: str, kind: str, y: float) -> list[str]:
         x = _MARGIN
         if kind == "run":
-            mark = (f'<rect x="{_n(x + 1)}" y="{_n(y + 1)}" width="16" height="12" fill="none" '
+            mark = (f'<rect x="{coord(x + 1)}" y="{coord(y + 1)}" width="16" height="12" fill="none" '
                     'stroke="#1a1a1a" stroke-width="3" rx="2"/>')
         elif kind == "padding":
-            mark = f'<rect x="{_n(x)}" y="{_n(y)}" width="18" height="14" fill="{PAD_FILL}"/>'
+            mark = f'<rect x="{coord(x)}" y="{coord(y)}" width="18" height="14" fill="{PAD_FILL}"/>'
         else:
-            mark = "".join(f'<rect x="{_n(x + 2.25 * k)}" y="{_n(y)}" width="2.25" height="14" '
+            mark = "".join(f'<rect x="{coord(x + 2.25 * k)}" y="{coord(y)}" width="2.25" height="14" '
                            f'fill="{c}"/>' for k, c in enumerate(PALETTE))
-        return [f'<g class="legend">{mark}<text x="{_n(x + 24)}" y="{_n(y + 11)}" font-size="12">'
-                f"{_esc(text)}</text></g>"]
+        return [f'<g class="legend">{mark}<text x="{coord(x + 24)}" y="{coord(y + 11)}" font-size="12">'
+                f"{esc(text)}</text></g>"]
