@@ -33,17 +33,26 @@ def row(what: str, figure: float, baseline: float) -> None:
     print(f"{what:58} {ms(figure)} {ms(baseline)} {figure / baseline:6.1f}x")
 
 
-def case(name: str, text: str, problem: gw.GemmProblem, repeat: int) -> None:
+def comparison(text: str, problem: gw.GemmProblem, repeat: int
+               ) -> tuple[gw.AccelPerfConfig, gw.GridwiseGemm, float, float]:
+    """A's whole comparison and the score of rocMLIR's layout alone, medians from cold caches."""
     config = gw.PerfConfig.parse(text)
-    assert isinstance(config, gw.AccelPerfConfig)
+    if not isinstance(config, gw.AccelPerfConfig):
+        raise SystemExit(f"{text}: not an accelerated perf config")
     grid = gw.gridwise_views(problem, m_per_block=config.m_per_block, n_per_block=config.n_per_block,
                              kpack_per_block=config.kpack_per_block, kpack=config.kpack)
     model = va.lds.lds_model("gfx942")
     mine = rocmlir_variant(gw.operand_lds(grid, "a", config, GFX942, "f16"), config.kpack)
-    rows = len(va.lds.compare_lds_layouts(grid, "a", config, GFX942, "f16").rows)
     base = median_time(lambda: score_layout(grid, "a", config, GFX942, "f16", mine, model, rocmlir=True),
                        repeat)
     whole = median_time(lambda: va.lds.compare_lds_layouts(grid, "a", config, GFX942, "f16"), repeat)
+    return config, grid, whole, base
+
+
+def case(name: str, text: str, problem: gw.GemmProblem, repeat: int) -> None:
+    config, grid, whole, base = comparison(text, problem, repeat)
+    model = va.lds.lds_model("gfx942")
+    rows = len(va.lds.compare_lds_layouts(grid, "a", config, GFX942, "f16").rows)
     row(f"compare_lds_layouts, {name} ({rows} rows)", whole, base)
     widget = median_time(lambda: va.rocmlir.compare_widget(grid, "b", config, GFX942, "f16", "write"), repeat)
     store = gw.lds_store(grid, "b", config, GFX942, "f16")
@@ -56,15 +65,7 @@ def rows(quick: bool) -> list[tuple[str, float, str, float | None, str]]:
     rocMLIR's layout alone."""
     repeat = 3 if quick else 7
     name, text, problem = CASES[-1]
-    config = gw.PerfConfig.parse(text)
-    assert isinstance(config, gw.AccelPerfConfig)
-    grid = gw.gridwise_views(problem, m_per_block=config.m_per_block, n_per_block=config.n_per_block,
-                             kpack_per_block=config.kpack_per_block, kpack=config.kpack)
-    model = va.lds.lds_model("gfx942")
-    mine = rocmlir_variant(gw.operand_lds(grid, "a", config, GFX942, "f16"), config.kpack)
-    base = median_time(lambda: score_layout(grid, "a", config, GFX942, "f16", mine, model, rocmlir=True),
-                       repeat)
-    whole = median_time(lambda: va.lds.compare_lds_layouts(grid, "a", config, GFX942, "f16"), repeat)
+    _, _, whole, base = comparison(text, problem, repeat)
     return [(f"compare_lds_layouts, {name}, 18 layouts", whole, "rocMLIR's layout alone", base, "<= 0.5 s")]
 
 
