@@ -2,6 +2,7 @@
 with each layout's own function for checking (docs/layouts.md)."""
 
 from ._layouts.chains import layout_chain, layout_view
+from ._layouts.padded import PaddedSharedLayout
 from ._layouts.read import parse_layout
 from ._layouts.values import (
     AnyLayout,
@@ -15,5 +16,5 @@ from ._layouts.values import (
     linear_layout,
 )
 
-__all__ = ["AnyLayout", "ComposedLayout", "IntTuple", "Layout", "LinearLayout", "Swizzle", "evaluate",
-           "idx2crd", "layout_chain", "layout_view", "linear_layout", "parse_layout"]
+__all__ = ["AnyLayout", "ComposedLayout", "IntTuple", "Layout", "LinearLayout", "PaddedSharedLayout",
+           "Swizzle", "evaluate", "idx2crd", "layout_chain", "layout_view", "linear_layout", "parse_layout"]
