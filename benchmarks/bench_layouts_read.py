@@ -26,8 +26,9 @@ import viewalgebra as va  # noqa: E402
 L = va.layouts
 TEXTS = {
     "CuTe swizzled tile": "Sw<3,3,3> o 0 o (128,64):(64,1)",
-    "Triton #ttg.linear": "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8]], lane = [[1, 0], [2, 0], "
-                          "[4, 0], [8, 0], [16, 0], [0, 16], [0, 32]], warp = [[32, 0], [64, 0]], block = []}>",
+    "Triton #ttg.linear": ("#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8]], lane = [[1, 0], "
+                           "[2, 0], [4, 0], [8, 0], [16, 0], [0, 16], [0, 32]], warp = [[32, 0], [64, 0]], "
+                           "block = []}>"),
     "Triton padded shared": "#ttg.padded_shared<[128:+8] {order = [1, 0], shape = [64, 128]}>",
 }
 Row = tuple[str, float, str, float, str]
@@ -55,7 +56,8 @@ def rows(quick: bool) -> list[Row]:
         by_loop(text)
         baseline = time.perf_counter() - start
         found.append((f"parse + layout_view + addresses, {name}",
-                      median_time(lambda text=text: through_chain(text), repeat), "evaluate loop", baseline, ""))
+                      median_time(lambda text=text: through_chain(text), repeat), "evaluate loop",
+                      baseline, ""))
     return found
 
 
