@@ -147,7 +147,7 @@ def test_every_swizzle_that_fits_is_its_function() -> None:
     for b, m in itertools.product(range(4), range(4)):
         for s in [s for s in range(-5, 6) if abs(s) >= b]:
             sw = L.parse_layout(f"Sw<{b},{m},{s}>")
-            assert isinstance(sw, L.Swizzle)
+            assert isinstance(sw, L.Swizzle) and L.parse_layout(str(sw)) == sw
             view = L.layout_view(sw)
             assert flat_addresses(view) == [swizzle_bits(b, m, s, x) for x in range(view.shape[0])]
 
