@@ -376,6 +376,7 @@ def test_cute_text(text: str, layout: object) -> None:
     ("Sw<3,3,3> (4,8)", "1:11: expected 'o' (composition) or the end of the layout, got '('"),
     ("(4;8)", "1:3: unexpected character ';'"),
     ("(4,8):(1,4) o 0 o 32:1", "1:13: a layout composed with a layout is not read"),
+    ("(4,8):\n  (1,4,)x", "2:9: expected the end of the layout, got 'x'"),
     ("(4,8):(1_4)", "1:9: expected ',' or ')', got '_4'"),
     ("!fly.layout<(8,?):(1,8)>", "1:16: a dynamic integer '?' has no value to read"),
     ("!fly.layout<(4,8):(1E0,1E1)>", "1:20: a scaled-basis stride (1E0) maps to a coordinate"),
