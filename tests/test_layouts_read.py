@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -413,6 +414,23 @@ def test_bad_values_get_clear_errors() -> None:
         L.layout_chain(L.parse_layout("Sw<1,0,1> o 0 o 4:-1"))
     with pytest.raises(va.errors.InvalidArgumentError, match="has 2 entries, give one per output dim"):
         L.linear_layout({"register": [[1, 0]]}, {"dim0": 4})
+
+
+def test_evaluate_refuses_what_is_outside_the_layout() -> None:
+    cases = [
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), 32), "evaluate: index 32 outside 0..31 of (4,8):(1,4)"),
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), (1, 2, 3)), "does not fit shape (4,8)"),
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), (4, 0)), "evaluate: coordinate 4 outside 0..3"),
+        (lambda: L.idx2crd(6, (2, 3)), "idx2crd: index 6 outside 0..5 of shape (2,3)"),
+        (lambda: L.evaluate(L.linear_layout({"lane": [[1]]}, {"dim0": 2}), 2), "index 2 outside 0..1"),
+        (lambda: L.evaluate(L.linear_layout({"lane": [[1]]}, {"dim0": 2}), (0, 1)), "one value per input dim"),
+        (lambda: L.evaluate(L.Swizzle(1, 0, 1), -1), "must not be negative"),
+        (lambda: L.linear_layout(cast(Any, [("lane", [[1]])]), {"dim0": 2}), "bases must map input dim names"),
+        (lambda: L.Swizzle(2, 0, 1), "|S| must be at least B"),
+    ]
+    for run, message in cases:
+        with pytest.raises(va.errors.InvalidArgumentError, match=re.escape(message)):
+            run()
 
 
 def test_negative_strides_read_below_the_buffer_origin() -> None:
