@@ -173,8 +173,7 @@ def test_a_linear_layout_chain_is_its_function(drawn: tuple[dict[str, list[list[
 def test_pycutes_own_layouts_read_as_their_functions(layout: va.layouts.Layout, sw: va.layouts.Swizzle,
                                                      offset: int) -> None:
     pycute = pytest.importorskip(
-        "pycute", reason="pycute is not installed (optional: pip install --no-deps nvidia-cutlass, "
-        "or the 'peers' extra)")
+        "pycute", reason="pycute is not installed (pip install --no-deps nvidia-cutlass, as .ci/run does)")
     theirs = pycute.Layout(layout.shape, layout.stride)
     mine = L.parse_layout(str(theirs))  # pycute prints "((2, 3), 4):((1, 2), 8)"
     assert mine == layout
