@@ -106,7 +106,7 @@ def test_each_room_has_a_docstring_that_names_its_concern() -> None:
     assert [p.name for p in rooms if not ast.get_docstring(ast.parse((p / "__init__.py").read_text()))] == []
 
 
-ROOMS = ("_common", "_engine", "_maps", "_analyses", "_rocmlir", "_recipes", "_kernel", "_regularize", "_mlir", "_draw",
+ROOMS = ("_common", "_engine", "_maps", "_analyses", "_rocmlir", "_layouts", "_recipes", "_kernel", "_regularize", "_mlir", "_draw",
          "_audit", "_cli")
 """The rooms, lowest first (README.md): a room imports only from itself and the rooms before it,
 and, of the public modules, only ``errors``."""

@@ -3,8 +3,9 @@
 The front door (docs/api.md): the values (``Buffer``, ``View``, ``Chain``, ``TransformMap``), the
 verbs, the error root, and namespaces for the rest: ``va.transforms`` (the nine transforms),
 ``va.answers`` (what the verbs answer with), ``va.errors``, ``va.isl`` (the exact ISL objects),
-``va.lds`` (LDS bank conflicts), ``va.text`` (rocMLIR's syntax and formulas), ``va.kernel``
-(kernel graphs, the interpreter), ``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules),
+``va.lds`` (LDS bank conflicts), ``va.layouts`` (CuTe, FlyDSL and Triton layouts as chains),
+``va.text`` (rocMLIR's syntax and formulas), ``va.kernel`` (kernel graphs, the interpreter),
+``va.mlir``, ``va.rocmlir`` (ports of rocMLIR's rules),
 ``va.gridwise`` (the problems, perf configs and tuning spaces of rocMLIR's gridwise lowering) and
 ``va.draw``.
 
@@ -16,7 +17,7 @@ import importlib
 import warnings
 from typing import TYPE_CHECKING
 
-from . import answers, errors, isl, lds, transforms
+from . import answers, errors, isl, layouts, lds, transforms
 from ._analyses.equivalence import equivalent
 from ._analyses.index_range import index_range
 from ._analyses.invert import invert, verify_inverse
@@ -117,6 +118,7 @@ __all__ = [
     "invert",
     "isl",
     "kernel",
+    "layouts",
     "lds",
     "lint",
     "max_vector_length",

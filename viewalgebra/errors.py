@@ -49,6 +49,13 @@ class ConfigParseError(TransformParseError):
         super().__init__(message, text, offset)
 
 
+class LayoutSyntaxError(TransformParseError):
+    """Layout text (CuTe, FlyDSL, Triton) that cannot be read.
+
+    The message names the line and column and what was expected there.
+    """
+
+
 class CoordinateError(ViewAlgebraError, IndexError):
     """A coordinate tuple of the wrong rank or outside the box it indexes."""
 
@@ -161,6 +168,7 @@ __all__ = [
     "InvalidTransformError",
     "KernelError",
     "LayoutAlgebraError",
+    "LayoutSyntaxError",
     "LdsAccessError",
     "LdsModelError",
     "MissingDependencyError",
