@@ -49,6 +49,11 @@ def function(layout: Layout | ComposedLayout, what: str) -> Ints:
     raise InvalidArgumentError(f"{what}: expected a CuTe Layout or ComposedLayout, got {layout!r}")
 
 
+def domain_shape(layout: Layout | ComposedLayout) -> IntTuple:
+    """The shape of a CuTe layout's domain (a swizzled layout's inner layout's)."""
+    return layout.layout.shape if isinstance(layout, ComposedLayout) else layout.shape
+
+
 def plain(layout: object, what: str) -> Layout:
     if not isinstance(layout, Layout):
         raise InvalidArgumentError(f"{what}: expected a CuTe Layout (shape:stride), got {layout!r}")
@@ -251,7 +256,8 @@ def left_inverse(a: Layout) -> Layout:
     if not terms:
         return Layout(1, 0)
     # Digit k of an offset y is (y // d_k) mod (d_{k+1} / d_k): index digit k where y is an image.
-    shapes = [terms[0][1]] + [d // d_below for (_, d, _), (_, d_below, _) in zip(terms[1:], terms, strict=False)]
+    shapes = [terms[0][1]] + [d // d_below
+                              for (_, d, _), (_, d_below, _) in zip(terms[1:], terms, strict=False)]
     shapes.append(terms[-1][0])
     strides = [0] + [p for _, _, p in terms]
     return coalesce(flat_layout(tuple(zip(shapes, strides, strict=True))))

@@ -71,7 +71,8 @@ def _verdict(same: bool, right: Ints, other: Ints, domain: AnyLayout, claimed: L
     return LayoutCheck(False, Mismatch(i, _coord(i, domain), int(right[i]), int(other[i]), claimed))
 
 
-def check_composition(a: Layout | ComposedLayout | str, b: Layout | str, claimed: Layout | str) -> LayoutCheck:
+def check_composition(a: Layout | ComposedLayout | str, b: Layout | str,
+                      claimed: Layout | str) -> LayoutCheck:
     """Whether ``claimed`` is ``a ∘ b`` at every index: ok, or the first index where it is not.
 
     Example: CuTe's ``(2,3):(6,3)`` for ``(4,6,8):(2,3,5) o 6:3`` is wrong at index 2: 3 where
@@ -95,8 +96,11 @@ def check_composition(a: Layout | ComposedLayout | str, b: Layout | str, claimed
     return _verdict(same, f_right, function(mine, "check_composition"), inner, mine)
 
 
-def check_layout(text: AnyLayout | str, fn: Callable[[int], int] | Chain | TransformMap | Sequence[TransformMap]
-                 | View | str) -> LayoutCheck:
+Function = Callable[[int], int] | Chain | TransformMap | Sequence[TransformMap] | View | str
+"""What ``check_layout`` compares a layout with: a Python function of the flat index, or rock maps."""
+
+
+def check_layout(text: AnyLayout | str, fn: Function) -> LayoutCheck:
     """Whether a layout (or its text) has the function ``fn`` at every flat index: ok, or the
     first index where they differ (``expected``: ``fn``'s value, ``got``: the layout's).
 
@@ -112,10 +116,7 @@ def check_layout(text: AnyLayout | str, fn: Callable[[int], int] | Chain | Trans
         i = first_difference(expected, got)
         return LayoutCheck(True) if i is None else LayoutCheck(
             False, Mismatch(i, _coord(i, layout), int(expected[i]), int(got[i])))
-    if isinstance(fn, str | TransformMap | Sequence):
-        maps = Chain.of(fn).maps
-    else:
-        maps = fn.maps
+    maps = Chain.of(fn).maps if isinstance(fn, str | TransformMap | Sequence) else fn.maps
     if maps[0].upper_bounds != (got.size,) or len(maps[-1].lower_bounds) != 1:
         raise InvalidArgumentError(
             f"check_layout: the maps go from {list(maps[0].upper_bounds)} to {list(maps[-1].lower_bounds)}; "

@@ -165,7 +165,8 @@ def cute_left_inverse(layout: Layout) -> Layout:
             continue
         size = math.prod(shapes)
         if d % size:
-            raise CuteRuleError(f"CuTe: Left inverse divisibility condition fails ({d} % {size} != 0) for {layout}")
+            raise CuteRuleError(
+                f"CuTe: Left inverse divisibility condition fails ({d} % {size} != 0) for {layout}")
         shapes.append(d // size)
         strides.append(prefix[i])
     shapes.append(modes[order[-1]][0])

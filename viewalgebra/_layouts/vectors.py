@@ -14,11 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from .._analyses.invert import invert
 from .._analyses.vectorize import max_vector_length
 from .._maps.evaluate import evaluate_chain
 from .._maps.view import View
-from ..errors import CuteRuleError, InvalidArgumentError, LayoutAlgebraError
+from ..errors import CuteRuleError, InternalError, InvalidArgumentError, LayoutAlgebraError
+from .algebra import domain_shape, function
 from .chains import layout_chain, layout_view
 from .cute_rules import cute_max_common_vector as _cute_mcv
 from .cute_rules import cute_swizzle_vector as _cute_swizzle
@@ -82,7 +86,8 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
     """
     if a.size != b.size:
         raise InvalidArgumentError(
-            f"max_common_vector: {a} has {a.size} indices and {b} has {b.size}; give two layouts of one domain")
+            f"max_common_vector: {a} has {a.size} indices and {b} has {b.size}; "
+            "give two layouts of one domain")
     if bits is not None and not 1 <= bits <= MAX_BITS:
         raise InvalidArgumentError(f"max_common_vector: bits must be 1..{MAX_BITS}, got {bits}")
     inverse = invert(layout_chain(b), timeout=timeout)
@@ -90,23 +95,81 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
         (i,), (j,) = inverse.witness or ((0,), (0,))
         raise LayoutAlgebraError(
             f"max_common_vector: {b} is not one-to-one: indices {i} and {j} (coordinates "
-            f"{idx2crd(i, b.shape)} and {idx2crd(j, b.shape)}) share an offset, so b⁻¹ is not a function",
+            f"{idx2crd(i, domain_shape(b))} and {idx2crd(j, domain_shape(b))}) share an offset, so b⁻¹ "
+            "is not a function",
             (i, j))
-    if inverse.maps is None:
-        raise LayoutAlgebraError(f"max_common_vector: no inverse of {b} as transforms ({inverse.reason})")
+    cap = None if bits is None else max(MAX_BITS // bits, 1)
+    if inverse.maps is None:  # one-to-one, but not a radix with gaps: enumerate b's offsets
+        return _enumerated(a, b, cap, bits, aligned)
     outer = layout_view(a)
     view = View(outer.buffer, inverse.maps + outer.maps)
-    cap = None if bits is None else max(MAX_BITS // bits, 1)
     answer = max_vector_length(view, 0, max_elements=cap, aligned=aligned, timeout=timeout)
     witness = None
     if answer.witness is not None:
         w = answer.witness
         y = w.point[0]
         index = evaluate_chain(inverse.maps, (y,))
-        coord = None if index is None else idx2crd(index[0], b.shape)
+        coord = None if index is None else idx2crd(index[0], domain_shape(b))
         witness = VectorWitness(w.length, w.reason, y, coord, tuple(
             None if v is None else v + outer.buffer.offset for v in w.addresses))
     return CommonVector(answer.length, answer.legal, witness, bits, aligned)
+
+
+def _enumerated(a: Layout | ComposedLayout, b: Layout | ComposedLayout, cap: int | None, bits: int | None,
+                aligned: bool) -> CommonVector:
+    """The same criterion checked piece by piece on ``b``'s offsets (for a one-to-one ``b``
+    whose inverse is no chain of transforms, e.g. ``(2,2):(2,3)``)."""
+    f_a, f_b = function(a, "max_common_vector"), function(b, "max_common_vector")
+    low = int(f_b.min())
+    n = int(f_b.max()) - low + 1
+    g = np.full(n, -1, dtype=np.int64)
+    g[f_b - low] = f_a
+    valid = np.zeros(n, dtype=bool)
+    valid[f_b - low] = True
+    legal = [v for v in range(1, n + 1) if n % v == 0 and _piece_fails(g, valid, v, aligned) is None]
+    usable = [v for v in legal if cap is None or v <= cap]
+    best = max(usable)
+    witness = None
+    for v in range(best + 1, n + 1):
+        if n % v or (cap is not None and v > cap):
+            continue
+        start = _piece_fails(g, valid, v, aligned)
+        if start is not None:
+            witness = _piece_witness(g, valid, v, start, aligned, low, b)
+            break
+    return CommonVector(best, tuple(legal), witness, bits, aligned)
+
+
+def _piece_fails(g: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_], v: int, aligned: bool) -> int | None:
+    """The first offset of a piece of ``v`` that breaks the rule, or ``None``."""
+    pieces, ok = g.reshape(-1, v), valid.reshape(-1, v)
+    full = ok.all(axis=1)
+    good = (full & (np.diff(pieces, axis=1) == 1).all(axis=1)) | ~ok.any(axis=1)
+    if aligned:
+        good &= ~full | (pieces[:, 0] % v == 0)
+    bad = np.flatnonzero(~good)
+    return None if bad.size == 0 else int(bad[0]) * v
+
+
+def _piece_witness(g: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_], v: int, start: int, aligned: bool,
+                   low: int, b: Layout | ComposedLayout) -> VectorWitness:
+    def value(y: int) -> int | None:
+        return int(g[y]) if valid[y] else None
+
+    def coord(y: int) -> IntTuple | None:
+        if not valid[y]:
+            return None
+        index = int(np.flatnonzero(function(b, "max_common_vector") == y + low)[0])
+        return idx2crd(index, domain_shape(b))
+
+    for y in range(start, start + v - 1):
+        if valid[y] != valid[y + 1]:
+            return VectorWitness(v, "mixed validity", y + low, coord(y), (value(y), value(y + 1)))
+        if valid[y] and g[y + 1] != g[y] + 1:
+            return VectorWitness(v, "address jump", y + low, coord(y), (value(y), value(y + 1)))
+    if aligned:
+        return VectorWitness(v, "misaligned", start + low, coord(start), (value(start),))
+    raise InternalError("max_common_vector: a piece fails without a failing step (please report)")
 
 
 CuteVerdict = Literal["equal", "CuTe conservative", "CuTe unsound", "CuTe rejects"]
@@ -158,7 +221,8 @@ def cute_swizzle_vector(a: ComposedLayout, b: Layout, *, timeout: float | None =
     ``Sw<3,3,3> o 0 o 64:1`` with ``64:1``: CuTe 8, exact 64: ``CuTe conservative``.
     """
     if not isinstance(a, ComposedLayout):
-        raise InvalidArgumentError(f"cute_swizzle_vector: expected a swizzled layout (Sw<B,M,S> o OFF o L), got {a!r}")
+        raise InvalidArgumentError(
+            f"cute_swizzle_vector: expected a swizzled layout (Sw<B,M,S> o OFF o L), got {a!r}")
     exact = max_common_vector(a, b, timeout=timeout)
     try:
         return _compare(_cute_swizzle(a, b), None, exact)
