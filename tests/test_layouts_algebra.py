@@ -460,3 +460,14 @@ def test_composition_with_a_swizzled_outer_layout(pair: tuple[L.Layout, L.Layout
     assert check.ok == (first is None)
     if first is not None:
         assert check.mismatch is not None and (check.mismatch.index, check.mismatch.expected) == (first, f[first])
+
+
+def test_check_layout_reads_any_layout() -> None:
+    """A Triton linear layout and a swizzle alone, each against its function written out here."""
+    triton = L.linear_layout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
+    offsets = [((i >> 1) & 3) + 4 * (i & 1) for i in range(8)]
+    assert L.check_layout(triton, lambda i: offsets[i]).ok
+    wrong = L.check_layout(triton, lambda i: i)
+    assert wrong.mismatch is not None and (wrong.mismatch.index, wrong.mismatch.expected, wrong.mismatch.got) == (
+        1, 1, 4)
+    assert L.check_layout("Sw<1,0,1>", lambda i: swizzled(1, 0, 1, i)).ok

@@ -224,9 +224,10 @@ def _gapped(a: Layout, what: str, fill: bool) -> list[tuple[int, int, int]]:
 
 
 def complement(a: Layout, cosize: int | None = None) -> Layout:
-    """The ordered layout ``R`` (strides increasing) with ``(a, R)`` one-to-one onto a box of at
-    least ``cosize`` offsets (default: ``a``'s cosize): CuTe's ``complement``, refused with a
-    witness where ``a`` is not one-to-one or its gaps are not whole multiples.
+    """The ordered ``R`` with ``(a, R)`` one-to-one onto a box of at least ``cosize`` offsets.
+
+    CuTe's ``complement`` (strides increasing; ``cosize`` defaults to ``a``'s), refused with a
+    witness where ``a`` is not one-to-one or its gaps are not whole copies of the span below.
 
     Example: ``complement(4:2, 24)`` is ``(2,3):(1,8)``.
     """
@@ -264,8 +265,9 @@ def left_inverse(a: Layout) -> Layout:
 
 
 def right_inverse(a: Layout) -> Layout:
-    """The largest layout ``R`` with ``a(R(j)) == j`` for every ``j < size(R)`` (of the indices
-    reaching ``j``, the smallest), at least ``1:0``.
+    """The largest layout ``R`` with ``a(R(j)) == j`` for every ``j < size(R)``.
+
+    Of the indices reaching ``j``, ``R(j)`` is the smallest; the answer is at least ``1:0``.
 
     Example: ``right_inverse((6,4):(1,8))`` is ``6:1``; ``right_inverse((2,4):(0,1))`` is ``4:2``.
     """
