@@ -343,6 +343,10 @@ def test_logical_divide_24_by_5_leaves_the_domain() -> None:
     with pytest.raises(va.errors.LayoutAlgebraError, match=r"sends index 24 \(coordinate \(4, 4\)\) to 24") as e:
         L.composition(P("24:1"), P("(5,5):(1,5)"))
     assert e.value.witness == (24, (4, 4), 24)
+    with pytest.raises(va.errors.LayoutAlgebraError, match=r"sends index 24 \(coordinate \(4, 4\)\) to 24"):
+        L.logical_divide(P("24:1"), P("5:1"))
+    divided = L.logical_divide(P("24:1"), P("4:1"))  # 4 divides 24: the tiles of 4
+    assert str(divided.layout) == "(4,6):(1,4)" and table(divided.layout) == list(range(24))
 
 
 def test_inverses_of_what_is_not_one_to_one_are_refused() -> None:

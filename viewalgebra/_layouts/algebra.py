@@ -264,6 +264,17 @@ def left_inverse(a: Layout) -> Layout:
     return coalesce(flat_layout(tuple(zip(shapes, strides, strict=True))))
 
 
+def logical_divide(a: Layout | ComposedLayout, b: Layout) -> Composition:
+    """CuTe's ``logical_divide``: ``a ∘ (b, complement(b, size(a)))``, exactly.
+
+    Example: ``logical_divide(24:1, 5:1)`` composes with ``(5,5):(1,5)``, whose index 24 is offset
+    24, outside ``24:1``: refused (``LayoutAlgebraError``) where CuTe returns a layout.
+    """
+    b = plain(b, "logical_divide")
+    rest = complement(b, a.size)
+    return composition(a, Layout((b.shape, rest.shape), (b.stride, rest.stride)))
+
+
 def right_inverse(a: Layout) -> Layout:
     """The largest layout ``R`` with ``a(R(j)) == j`` for every ``j < size(R)``.
 
