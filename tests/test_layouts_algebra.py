@@ -290,7 +290,10 @@ def test_max_common_vector_equals_brute_force(pair: tuple[L.Layout, L.Layout], a
     result = L.max_common_vector(a, b, aligned=aligned)
     assert result.legal == tuple(legal) and result.length == max(legal)
     if result.witness is not None:
-        assert result.witness.length not in legal
+        w = result.witness
+        assert w.length not in legal and w.length > result.length
+        assert list(w.values) == values[w.offset:w.offset + len(w.values)]
+        assert w.coord == (None if values[w.offset] is None else L.idx2crd(fb.index(w.offset), b.shape))
     capped = L.max_common_vector(a, b, bits=32, aligned=aligned)
     assert capped.length == max(v for v in legal if v <= 4) and capped.width_bits == 32 * capped.length
     if not aligned:  # CuTe's rule beside it: the verdict follows the brute-force legal set
@@ -417,6 +420,8 @@ def test_cute_max_common_vector_verdicts() -> None:
     assert w is not None and w.length == 3 and w.offset == 7 and w.coord is None
     equal = L.cute_max_common_vector(P("(4,8):(1,4)"), P("32:1"))
     assert (equal.cute, equal.exact.length, equal.verdict) == (32, 32, "equal")
+    backwards = L.max_common_vector(P("8:-1"), P("8:1")).witness
+    assert backwards is not None and (backwards.offset, backwards.values) == (0, (0, -1))
     rejected = L.cute_max_common_vector(P("(4,3):(1,10)"), P("(6,2):(1,100)"))
     assert rejected.verdict == "CuTe rejects" and rejected.cute is None
 

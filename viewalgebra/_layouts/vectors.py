@@ -112,8 +112,8 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
         y = w.point[0]
         index = evaluate_chain(inverse.maps, (y,))
         coord = None if index is None else idx2crd(index[0], domain_shape(b))
-        witness = VectorWitness(w.length, w.reason, y, coord, tuple(
-            None if v is None else v + outer.buffer.offset for v in w.addresses))
+        shift = min(0, int(function(b, "max_common_vector").min()))  # b's chain counts from its lowest offset
+        witness = VectorWitness(w.length, w.reason, y + shift, coord, w.addresses)  # addresses: a's offsets
     return CommonVector(answer.length, answer.legal, witness, bits, aligned)
 
 
