@@ -369,16 +369,20 @@ def test_flydsl_634_swizzle_rescaled_by_bytes(element_bytes: int, right: str, wr
     ``Sw<3,3,3>`` (``Sw<3,2,3>``), CuTe's ``upcast<EBITS/8>``; FlyDSL's ``upcast<EBITS>`` gives
     ``Sw<3,0,3>`` for f16 (and a negative base for f32)."""
     tile = "(8,64):(64,1)"
+    offsets = table(P(tile))
 
     def by_bytes(i: int) -> int:
-        return swizzled(3, 4, 3, element_bytes * table(P(tile))[i]) // element_bytes
+        return swizzled(3, 4, 3, element_bytes * offsets[i]) // element_bytes
 
     assert L.check_layout(f"{right} o 0 o {tile}", by_bytes).ok
     if wrong is not None:
         check = L.check_layout(f"{wrong} o 0 o {tile}", by_bytes)
-        first = next(i for i in range(512) if by_bytes(i) != swizzled(3, 0, 3, table(P(tile))[i]))
+        first = next(i for i in range(512) if by_bytes(i) != swizzled(3, 0, 3, offsets[i]))
         assert not check.ok and check.mismatch is not None and check.mismatch.index == first == 1
         assert (check.mismatch.expected, check.mismatch.got) == (72, 64) == (by_bytes(1), swizzled(3, 0, 3, 64))
+        as_flydsl_prints_it = L.check_layout(f"!fly.composed_layout<S<3,0,3> o 0 o {tile}>", by_bytes)
+        assert as_flydsl_prints_it.mismatch == check.mismatch
+        assert L.check_layout(f"!fly.composed_layout<S<3,3,3> o 0 o {tile}>", by_bytes).ok
 
 
 def test_check_layout_against_transform_maps() -> None:
