@@ -14,6 +14,8 @@ from ._layouts.values import (
     idx2crd,
     linear_layout,
 )
+from ._layouts.vector import vector_length
 
 __all__ = ["AnyLayout", "ComposedLayout", "IntTuple", "Layout", "LinearLayout", "Swizzle", "evaluate",
-           "idx2crd", "layout_chain", "layout_view", "linear_layout", "parse_layout"]
+           "idx2crd", "layout_chain", "layout_view", "linear_layout", "parse_layout",
+           "vector_length"]

@@ -1,0 +1,145 @@
+"""``va.layouts.vector_length``: the closed form for shape:stride layouts (docs/layouts.md,
+"Vector length in closed form") against numpy enumeration of the offsets and against
+``max_vector_length`` on the same view, for every option; the general engine for the others."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import viewalgebra as va
+
+L = va.layouts
+
+
+def leaves(t: object) -> list[int]:
+    if isinstance(t, int):
+        return [t]
+    assert isinstance(t, tuple)
+    return [x for e in t for x in leaves(e)]
+
+
+def offsets(layout: va.layouts.Layout) -> np.ndarray:
+    """Every flat index's offset, from the shape and stride alone (colexicographic coordinates)."""
+    shape, stride = leaves(layout.shape), leaves(layout.stride)
+    index = np.arange(math.prod(shape), dtype=np.int64)
+    total = np.zeros_like(index)
+    for s, d in zip(shape, stride, strict=True):
+        index, c = np.divmod(index, s)
+        total += c * d
+    return total
+
+
+def brute(off: np.ndarray, run: int, cap: int | None, power_of_two: bool, aligned: bool
+          ) -> tuple[int, tuple[int, ...]]:
+    """The answer and the legal lengths by the definition (docs/vectorize.md), every piece checked."""
+    size = len(off)
+    legal = []
+    for v in range(1, run + 1):
+        if run % v or size % v or (power_of_two and v & (v - 1)):
+            continue
+        pieces = off.reshape(-1, v)
+        if (np.diff(pieces, axis=1) == 1).all() and not (aligned and (pieces[:, 0] % v).any()):
+            legal.append(v)
+    answer = legal[-1] if cap is None else max(v for v in legal if v <= cap)
+    return answer, tuple(legal)
+
+
+def genuine(w: va.answers.Witness, off: np.ndarray, run: int) -> None:
+    """The witness shows what it says on the offsets."""
+    assert run % w.length == 0
+    if w.reason == "crosses the end of the dim":
+        assert len(off) % w.length and w.point == (len(off) - len(off) % w.length,)
+    elif w.reason == "address jump":
+        (p,), (q,) = w.point, w.next_point or (None,)
+        assert q == p + 1 and (p + 1) % w.length and off[q] - off[p] != 1
+        assert w.addresses == (off[p], off[q])
+    else:
+        assert w.reason == "misaligned"
+        (p,) = w.point
+        assert p % w.length == 0 and off[p] % w.length and w.addresses == (off[p],)
+    if w.reason != "address jump":
+        assert w.addresses == (off[w.point[0]],)
+
+
+@st.composite
+def layouts(draw: st.DrawFn, max_modes: int = 8, max_points: int = 512) -> va.layouts.Layout:
+    """Up to 8 modes (nested now and then), size-1 modes, compact strides and the ways out of
+    them: broadcasts, overlaps, permutations, negative strides."""
+    n = draw(st.integers(1, max_modes))  # layout_view cannot build the empty shape ()
+    sizes: list[int] = []
+    for _ in range(n):
+        room = max_points // max(math.prod(sizes), 1)
+        sizes.append(draw(st.sampled_from([s for s in (1, 1, 2, 2, 2, 3, 4, 4, 5, 8) if s <= room] or [1])))
+    strides: list[int] = []
+    compact = 1
+    for s in sizes:
+        strides.append(draw(st.sampled_from([compact, compact, compact, 0, 1, 2 * compact, compact + 1,
+                                             -compact, draw(st.integers(-6, 40))])))
+        compact *= s
+    if draw(st.booleans()):  # a permutation: a contiguous layout read in another order
+        order = draw(st.permutations(range(n)))
+        sizes, strides = [sizes[k] for k in order], [strides[k] for k in order]
+    shape: list[object] = []
+    stride: list[object] = []
+    k = 0
+    while k < n:  # group some neighbours into a nested mode
+        width = draw(st.integers(1, min(3, n - k)))
+        group_s, group_d = tuple(sizes[k:k + width]), tuple(strides[k:k + width])
+        nested = width > 1 or draw(st.integers(0, 9)) == 0
+        shape.append(group_s if nested else group_s[0])
+        stride.append(group_d if nested else group_d[0])
+        k += width
+    if len(shape) == 1 and draw(st.booleans()):
+        return L.Layout(shape[0], stride[0])
+    return L.Layout(tuple(shape), tuple(stride))
+
+
+@st.composite
+def options(draw: st.DrawFn, size: int) -> dict[str, object]:
+    divisors = [d for d in range(1, 2 * size + 1) if (2 * size) % d == 0]
+    found: dict[str, object] = {"aligned": draw(st.booleans()), "power_of_two": draw(st.booleans())}
+    length = draw(st.sampled_from([None, None, size, *divisors, draw(st.integers(1, 2 * size + 3))]))
+    if length is not None:
+        found["length"] = length
+    if draw(st.booleans()):
+        found["dtype"], found["bits"] = draw(st.sampled_from(
+            [("f32", 128), ("f16", 128), ("i8", 64), ("f32", 96), ("f64", 32), ("i8", 40)]))
+    return found
+
+
+WIDTH = {"f32": 32, "f16": 16, "i8": 8, "f64": 64}
+
+
+def engine_options(opts: dict[str, object]) -> dict[str, object]:
+    """``max_vector_length``'s options for ``vector_length``'s: the cap is ``bits // width``."""
+    bits = opts.get("bits")
+    cap = None if bits is None else max(int(str(bits)) // WIDTH[str(opts["dtype"])], 1)
+    return {"max_elements": cap, "power_of_two": opts["power_of_two"], "aligned": opts["aligned"]}
+
+
+@settings(derandomize=True, deadline=None, max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_closed_form_is_the_definition_and_the_engines_answer(data):
+    layout = data.draw(layouts())
+    opts = data.draw(options(layout.size))
+    got = L.vector_length(layout, **opts)
+    off = offsets(layout)
+    run = opts.get("length", len(off))
+    assert isinstance(run, int)
+    more = engine_options(opts)
+    cap = more["max_elements"]
+    assert (got.length, got.legal) == brute(off, run, cap, bool(opts["power_of_two"]),
+                                             bool(opts["aligned"]))
+    view = L.layout_view(layout, "flat", str(opts.get("dtype", "f32")))
+    engine = va.max_vector_length(view, 0, opts.get("length"), **more)
+    assert (got.length, got.legal, got.run, got.cap, got.dim) == (
+        engine.length, engine.legal, engine.run, engine.cap, engine.dim)
+    assert (got.witness is None) == (engine.witness is None)
+    if got.witness is not None and engine.witness is not None:
+        assert (got.witness.length, got.witness.reason) == (engine.witness.length, engine.witness.reason)
+        genuine(got.witness, off, run)
+        genuine(engine.witness, off, run)

@@ -1,0 +1,195 @@
+"""Exact vector lengths of a layout's flat index -> offset (docs/layouts.md).
+
+A plain CuTe layout ``S:D`` is a Merge of its shape followed by an Embed of its strides, and the
+vector length ``max_vector_length`` defines on that view has a closed form: drop the modes of
+size 1, and let ``P`` be the product of the sizes of the leading modes whose stride is the
+product of the sizes before them (``d_0 = 1, d_1 = s_0, d_2 = s_0 s_1, ...``: the contiguous
+first mode of CuTe's coalesce); the legal lengths are the divisors of ``gcd(L, P)`` for runs of
+``L``, and with ``aligned`` those that also divide every stride after those modes.
+docs/layouts.md, "Vector length in closed form", has the proof; composed, swizzled and Triton
+layouts are answered by the general engine on ``layout_view``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal, cast
+
+from .._analyses.divisors import divisors
+from .._analyses.vectorize import VectorLength, Witness, max_vector_length
+from .._common.ints import integer
+from .._maps.buffer import dtype_bits
+from ..errors import InternalError, InvalidArgumentError
+from .chains import layout_view
+from .values import AnyLayout, Layout, Swizzle, flatten
+
+Method = Literal["closed form", "general engine"]
+
+
+def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, aligned: bool = False,
+                  power_of_two: bool = False, bits: int | None = None, dtype: str = "f32",
+                  timeout: float | None = 60.0) -> VectorLength:
+    """The exact vector length of a layout's flat index -> offset, as ``max_vector_length`` defines it.
+
+    The answer is ``max_vector_length(layout_view(layout, "flat", dtype), 0, length, ...)``:
+    ``length`` is the run length (default: the layout's size), ``aligned`` also asks each
+    vector's first offset to be a multiple of its length, ``power_of_two`` admits powers of two
+    only, and ``bits`` caps it at ``bits // dtype``-bit elements (rocMLIR's 128-bit accesses:
+    ``bits=128``). A plain ``Layout`` is answered in closed form (docs/layouts.md: the size of
+    its coalesced contiguous first mode, with the run, the alignment and the options applied)
+    in microseconds; composed, swizzled and Triton layouts by the general engine, within
+    ``timeout`` seconds. The witness says why the next candidate fails.
+
+    Example: ``vector_length(parse_layout("(4,8):(1,4)")).length == 32``;
+    ``vector_length(parse_layout("((2,4),8):((1,16),2)")).length == 2``.
+    """
+    if aligned is not True and aligned is not False or power_of_two is not True and power_of_two is not False:
+        raise InvalidArgumentError(f"vector_length: aligned and power_of_two must be True or False, got "
+                                   f"{aligned!r} and {power_of_two!r}")
+    cap = None
+    if bits is not None:
+        bits = integer(bits, "vector_length: bits", InvalidArgumentError)
+        if bits < 1:
+            raise InvalidArgumentError(f"vector_length: bits must be at least 1, got {bits}")
+        cap = max(bits // dtype_bits(dtype), 1)
+    elif dtype != "f32":
+        dtype_bits(dtype)  # a bad element type is an error whether or not it caps
+    if type(layout) is not Layout:
+        view = layout_view(layout, "flat", dtype)
+        return max_vector_length(view, 0, length, max_elements=cap, power_of_two=power_of_two,
+                                 aligned=aligned, timeout=timeout)
+    shape: tuple[int, ...]
+    stride: tuple[int, ...]
+    if isinstance(layout.shape, int):
+        shape, stride = (layout.shape,), flatten(layout.stride)
+    elif tuple in map(type, layout.shape):
+        shape, stride = flatten(layout.shape), flatten(layout.stride)
+    else:
+        shape, stride = cast(tuple[int, ...], layout.shape), cast(tuple[int, ...], layout.stride)
+    if length is None:
+        run = math.prod(shape)
+    else:
+        run = integer(length, "vector_length: length", InvalidArgumentError)
+        if run < 1:
+            raise InvalidArgumentError(f"vector_length: run length must be at least 1, got {run}")
+    return closed_form(shape, stride, run, cap, power_of_two=power_of_two, aligned=aligned)
+
+
+def vector_method(layout: object) -> Method:
+    """How ``vector_length`` answers ``layout``: a plain ``Layout`` in closed form, the others by
+    the general engine."""
+    return "closed form" if type(layout) is Layout else "general engine"
+
+
+def closed_form(shape: Sequence[int], stride: Sequence[int], run: int, cap: int | None = None, *,
+                power_of_two: bool = False, aligned: bool = False) -> VectorLength:
+    """``max_vector_length`` of the flat index -> offset of the flat modes ``shape:stride``
+    (sizes at least 1, any integer strides) on ``layout_view`` along its one dim, for runs of
+    ``run``, computed in closed form (the proof, docs/layouts.md, holds for every such layout).
+
+    ``cap`` is ``max_elements`` (the largest legal length not above it). The witness is of the
+    kind ``max_vector_length`` gives for the same smallest illegal candidate, at the first point
+    that shows it.
+    """
+    size = 1
+    prefix = 0  # P: the product of the sizes of the leading contiguous modes, once a mode is not
+    misfit = strides = 0  # that mode's stride; the gcd of its and every later mode's stride
+    for s, d in zip(shape, stride, strict=True):
+        if s == 1:
+            continue
+        if prefix:
+            strides = math.gcd(strides, d)
+        elif d != size:
+            prefix, misfit, strides = size, d, d
+        size *= s
+    g = math.gcd(run, prefix or size)
+    top = math.gcd(g, strides) if aligned else g
+    legal = _divisors(top)
+    if power_of_two:
+        legal = [v for v in legal if v & (v - 1) == 0]
+    answer = legal[-1] if cap is None or legal[-1] <= cap else max(v for v in legal if v <= cap)
+    c = _next_candidate(run, answer, cap, power_of_two)
+    if c is None:
+        return VectorLength(answer, tuple(legal), None, 0, run, cap)
+    if size % c:
+        start = size - size % c
+        witness = Witness(c, "crosses the end of the dim", (start,), None, (_offset(shape, stride, start),))
+    elif g % c:
+        if not prefix:
+            raise InternalError(f"internal: {c} divides the run and the size of a contiguous layout "
+                                "yet was not legal (please report)")
+        # P - 1 has every leading mode at its last coordinate (offset P - 1); P has the first
+        # mode after them at 1 (offset its stride)
+        witness = Witness(c, "address jump", (prefix - 1,), (prefix,), (prefix - 1, misfit))
+    else:
+        witness = _misaligned(shape, stride, prefix, c)
+    return VectorLength(answer, tuple(legal), witness, 0, run, cap)
+
+
+def _misaligned(shape: Sequence[int], stride: Sequence[int], prefix: int, c: int) -> Witness:
+    """A piece start whose offset ``c`` does not divide: the first mode after the leading
+    contiguous ones whose stride ``c`` does not divide, at coordinate 1 (``c`` divides ``P``)."""
+    at = 1
+    for s, d in zip(shape, stride, strict=True):
+        if s > 1 and at >= prefix and d % c:
+            return Witness(c, "misaligned", (at,), None, (d,))
+        at *= s
+    raise InternalError(f"internal: {c} divides every stride after the contiguous modes yet is misaligned "
+                        "(please report)")
+
+
+def _divisors(n: int) -> list[int]:
+    """Every divisor of ``n >= 1``, ascending: by trial division while ``n`` is below
+    ``_TRIAL_BELOW``, else by ``divisors`` (a proven factorisation)."""
+    if n & (n - 1) == 0:
+        return [1 << k for k in range(n.bit_length())]
+    if n >= _TRIAL_BELOW:
+        return divisors(n)
+    twos = (n & -n).bit_length() - 1
+    n >>= twos
+    found = [1 << k for k in range(twos + 1)]
+    p = 3
+    while p * p <= n:
+        if n % p == 0:
+            more = found
+            while n % p == 0:
+                n //= p
+                more = [d * p for d in more]
+                found = found + more
+        p += 2
+    if n > 1:  # what is left after the primes up to its root is a prime
+        found = found + [d * n for d in found]
+    found.sort()
+    return found
+
+
+_TRIAL_BELOW = 1 << 20
+
+
+def _next_candidate(run: int, answer: int, cap: int | None, power_of_two: bool) -> int | None:
+    """The smallest divisor of ``run`` above ``answer`` and not above ``cap`` (a power of two
+    with ``power_of_two``): the candidate ``max_vector_length`` gives a witness against."""
+    top = run if cap is None else min(run, cap)
+    if top <= answer:
+        return None
+    if power_of_two or run & (run - 1) == 0:
+        c = answer * 2  # answer is a power of two here, and so are the candidates
+        return c if c <= top and run % c == 0 else None
+    for c in range(answer + 1, min(top, answer + _SCAN) + 1):
+        if run % c == 0:
+            return c
+    return next((c for c in _divisors(run) if answer + _SCAN < c <= top), None)
+
+
+_SCAN = 32
+"""Candidates above the answer tried one by one before the divisors of the run are listed."""
+
+
+def _offset(shape: Sequence[int], stride: Sequence[int], index: int) -> int:
+    """The offset of flat ``index``: colexicographic coordinates times strides."""
+    total = 0
+    for s, d in zip(shape, stride, strict=True):
+        index, c = divmod(index, s)
+        total += c * d
+    return total
