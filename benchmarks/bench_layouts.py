@@ -7,8 +7,9 @@ pycute (PyPI ``nvidia-cutlass``, ``pip install --no-deps nvidia-cutlass``; not a
 no ``max_common_vector``; CuTe's (``include/cute/layout.hpp`` in NVIDIA/cutlass) is
 ``coalesce(composition(a, right_inverse(b)))``'s first mode when its stride is 1, which for the
 flat index (``b`` the identity of ``size(a)``) is ``coalesce(a)``'s first mode. Both are timed:
-"coalesce" and "composition". Each query is timed alone, the median of repeated runs per layout,
-summed over the layouts and divided by their number; ``clear_caches`` runs before every round.
+"coalesce" and "composition". Each query is timed in batches of calls, the median of repeated
+rounds per layout, averaged over the layouts; the three are interleaved layout by layout so that
+they share the machine's load; ``clear_caches`` runs before every round.
 Without pycute its columns are left out with the reason printed. The general engine
 (``max_vector_length`` on ``layout_view``) on the same layouts is a third row, for scale.
 """
@@ -45,18 +46,25 @@ LAYOUTS = (
 broadcast (stride 0), column-major tiles, a layout with no contiguous first mode."""
 
 
-def _timed(queries: list[Callable[[], object]], repeat: int) -> float:
-    """The mean over ``queries`` of each query's median time over ``repeat`` rounds."""
-    times: list[list[float]] = [[] for _ in queries]
-    for q in queries:  # warm-up (imports, first calls), untimed
-        q()
+def _timed(sides: list[list[Callable[[], object]]], repeat: int, batch: int) -> list[float]:
+    """Per side, the mean over its queries of each query's median time over ``repeat`` rounds;
+    a round times ``batch`` calls of each query in turn, the sides interleaved query by query so
+    that they share the machine's load. No answer is cached (``clear_caches`` before each round
+    clears the library's; neither formula keeps one)."""
+    times = [[[] for _ in side] for side in sides]
+    for side in sides:  # warm-up (imports, first calls), untimed
+        for q in side:
+            q()
     for _ in range(repeat):
         va.clear_caches()
-        for k, q in enumerate(queries):
-            start = time.perf_counter()
-            q()
-            times[k].append(time.perf_counter() - start)
-    return sum(statistics.median(t) for t in times) / len(queries)
+        for k in range(len(sides[0])):
+            for j, side in enumerate(sides):
+                q = side[k]
+                start = time.perf_counter()
+                for _ in range(batch):
+                    q()
+                times[j][k].append((time.perf_counter() - start) / batch)
+    return [sum(statistics.median(t) for t in side) / len(side) for side in times]
 
 
 def _pycute_queries() -> tuple[list[Callable[[], object]], list[Callable[[], object]]] | str:
@@ -92,23 +100,24 @@ def _pycute_queries() -> tuple[list[Callable[[], object]], list[Callable[[], obj
 def rows(quick: bool) -> list[Row]:
     """``vector_length`` beside pycute's coalesce formula, its composition formula and the
     general engine, per query."""
-    repeat = 30 if quick else 300
+    repeat, batch = (5, 50) if quick else (21, 200)
     layouts = [va.layouts.Layout(shape, stride) for shape, stride in LAYOUTS]
-    mine = _timed([lambda a=a: va.layouts.vector_length(a) for a in layouts], repeat)
+    queries: list[Callable[[], object]] = [lambda a=a: va.layouts.vector_length(a) for a in layouts]
     what = f"vector_length, shape:stride of up to 8 modes (per query, {len(layouts)} layouts)"
     peers = _pycute_queries()
     found: list[Row] = []
     if isinstance(peers, str):
         print(f"bench_layouts: {peers}: pycute's columns left out", file=sys.stderr)
+        (mine,) = _timed([queries], repeat, batch)
         found.append((what, mine, peers, None, "<= 1x pycute"))
     else:
-        coalesce, composition = peers
-        found.append((what, mine, "pycute coalesce formula", _timed(coalesce, repeat), "<= 1x pycute"))
-        found.append((what, mine, "pycute composition formula (CuTe's max_common_vector)",
-                      _timed(composition, repeat), "<= 1x pycute"))
+        mine, coalesce, composition = _timed([queries, *peers], repeat, batch)
+        found.append((what, mine, "pycute coalesce formula", coalesce, "<= 1x pycute"))
+        found.append((what, mine, "pycute composition formula (CuTe's max_common_vector)", composition,
+                      "<= 1x pycute"))
     views = [va.layouts.layout_view(a) for a in layouts]
-    engine = _timed([lambda v=v: va.max_vector_length(v, 0) for v in views], 3 if quick else 9)
-    found.append((what, mine, "max_vector_length on layout_view (cold)", engine, "(for scale)"))
+    (engine,) = _timed([[lambda v=v: va.max_vector_length(v, 0) for v in views]], 3 if quick else 7, 1)
+    found.append((what, mine, "max_vector_length on layout_view (cold, for scale)", engine, "-"))
     return found
 
 

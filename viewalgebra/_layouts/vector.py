@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Literal, cast
 
 from .._analyses.divisors import divisors
-from .._analyses.vectorize import VectorLength, Witness, max_vector_length
+from .._analyses.vectorize import Reason, VectorLength, Witness, max_vector_length
 from .._common.ints import integer
 from .._maps.buffer import dtype_bits
 from ..errors import InternalError, InvalidArgumentError
 from .chains import layout_view
-from .values import AnyLayout, Layout, Swizzle, flatten
+from .values import AnyLayout, IntTuple, Layout, Swizzle
 
 Method = Literal["closed form", "general engine"]
 
@@ -59,21 +60,27 @@ def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, ali
         view = layout_view(layout, "flat", dtype)
         return max_vector_length(view, 0, length, max_elements=cap, power_of_two=power_of_two,
                                  aligned=aligned, timeout=timeout)
-    shape: tuple[int, ...]
-    stride: tuple[int, ...]
-    if isinstance(layout.shape, int):
-        shape, stride = (layout.shape,), flatten(layout.stride)
-    elif tuple in map(type, layout.shape):
-        shape, stride = flatten(layout.shape), flatten(layout.stride)
-    else:
-        shape, stride = cast(tuple[int, ...], layout.shape), cast(tuple[int, ...], layout.stride)
-    if length is None:
-        run = math.prod(shape)
-    else:
-        run = integer(length, "vector_length: length", InvalidArgumentError)
-        if run < 1:
-            raise InvalidArgumentError(f"vector_length: run length must be at least 1, got {run}")
-    return closed_form(shape, stride, run, cap, power_of_two=power_of_two, aligned=aligned)
+    shape: IntTuple = layout.shape
+    stride: IntTuple = layout.stride
+    if type(shape) is int:
+        shape, stride = (shape,), (stride,)
+    elif tuple in map(type, shape):  # pyright: ignore[reportArgumentType] -- a tuple here
+        shape, stride = _leaves(shape, []), _leaves(stride, [])
+    if length is not None:
+        length = integer(length, "vector_length: length", InvalidArgumentError)
+        if length < 1:
+            raise InvalidArgumentError(f"vector_length: run length must be at least 1, got {length}")
+    return closed_form(shape, stride, length, cap, power_of_two, aligned)  # pyright: ignore[reportArgumentType] -- flat
+
+
+def _leaves(t: IntTuple, out: list[int]) -> tuple[int, ...]:
+    """The leaves of a nested tuple, left to right (``flatten`` without its generators)."""
+    for x in cast(tuple[IntTuple, ...], t):
+        if type(x) is int:
+            out.append(x)
+        else:
+            _leaves(x, out)
+    return tuple(out)
 
 
 def vector_method(layout: object) -> Method:
@@ -82,11 +89,12 @@ def vector_method(layout: object) -> Method:
     return "closed form" if type(layout) is Layout else "general engine"
 
 
-def closed_form(shape: Sequence[int], stride: Sequence[int], run: int, cap: int | None = None, *,
+def closed_form(shape: Sequence[int], stride: Sequence[int], run: int | None, cap: int | None = None,
                 power_of_two: bool = False, aligned: bool = False) -> VectorLength:
     """``max_vector_length`` of the flat index -> offset of the flat modes ``shape:stride``
     (sizes at least 1, any integer strides) on ``layout_view`` along its one dim, for runs of
-    ``run``, computed in closed form (the proof, docs/layouts.md, holds for every such layout).
+    ``run`` (``None``: the size), computed in closed form (the proof, docs/layouts.md, holds for
+    every such layout).
 
     ``cap`` is ``max_elements`` (the largest legal length not above it). The witness is of the
     kind ``max_vector_length`` gives for the same smallest illegal candidate, at the first point
@@ -103,28 +111,67 @@ def closed_form(shape: Sequence[int], stride: Sequence[int], run: int, cap: int 
         elif d != size:
             prefix, misfit, strides = size, d, d
         size *= s
+    if run is None:
+        run = size
     g = math.gcd(run, prefix or size)
     top = math.gcd(g, strides) if aligned else g
-    legal = _divisors(top)
-    if power_of_two:
-        legal = [v for v in legal if v & (v - 1) == 0]
+    legal = (1,) if top == 1 else _divisors(top)
+    if power_of_two and top & (top - 1):
+        legal = tuple(v for v in legal if v & (v - 1) == 0)
     answer = legal[-1] if cap is None or legal[-1] <= cap else max(v for v in legal if v <= cap)
-    c = _next_candidate(run, answer, cap, power_of_two)
-    if c is None:
-        return VectorLength(answer, tuple(legal), None, 0, run, cap)
+    if power_of_two or run & (run - 1) == 0:  # the answer and the candidates are powers of two
+        c = answer * 2
+        if run % c or (cap is not None and c > cap):
+            return _answer(answer, legal, None, run, cap)
+    else:
+        c = _next_candidate(run, answer, cap)
+        if c is None:
+            return _answer(answer, legal, None, run, cap)
     if size % c:
         start = size - size % c
-        witness = Witness(c, "crosses the end of the dim", (start,), None, (_offset(shape, stride, start),))
+        witness = _witness(c, "crosses the end of the dim", (start,), None, (_offset(shape, stride, start),))
     elif g % c:
         if not prefix:
             raise InternalError(f"internal: {c} divides the run and the size of a contiguous layout "
                                 "yet was not legal (please report)")
         # P - 1 has every leading mode at its last coordinate (offset P - 1); P has the first
         # mode after them at 1 (offset its stride)
-        witness = Witness(c, "address jump", (prefix - 1,), (prefix,), (prefix - 1, misfit))
+        witness = _witness(c, "address jump", (prefix - 1,), (prefix,), (prefix - 1, misfit))
     else:
         witness = _misaligned(shape, stride, prefix, c)
-    return VectorLength(answer, tuple(legal), witness, 0, run, cap)
+    return _answer(answer, legal, witness, run, cap)
+
+
+_A = tuple(getattr(VectorLength, f.name).__set__ for f in fields(VectorLength))
+_W = tuple(getattr(Witness, f.name).__set__ for f in fields(Witness))
+if len(_A) != 6 or len(_W) != 5:
+    raise ImportError("internal: VectorLength or Witness changed its fields; update _answer and _witness")
+
+
+def _answer(length: int, legal: tuple[int, ...], witness: Witness | None, run: int,
+            cap: int | None) -> VectorLength:
+    """``VectorLength(length, legal, witness, 0, run, cap)``, its slots set directly: the frozen
+    dataclass's ``__init__`` makes an ``object.__setattr__`` call per field, a tenth of a query."""
+    answer = object.__new__(VectorLength)
+    _A[0](answer, length)
+    _A[1](answer, legal)
+    _A[2](answer, witness)
+    _A[3](answer, 0)
+    _A[4](answer, run)
+    _A[5](answer, cap)
+    return answer
+
+
+def _witness(length: int, reason: Reason, point: tuple[int, ...], next_point: tuple[int, ...] | None,
+             addresses: tuple[int, ...]) -> Witness:
+    """``Witness(length, reason, point, next_point, addresses)``, as ``_answer`` builds it."""
+    witness = object.__new__(Witness)
+    _W[0](witness, length)
+    _W[1](witness, reason)
+    _W[2](witness, point)
+    _W[3](witness, next_point)
+    _W[4](witness, addresses)
+    return witness
 
 
 def _misaligned(shape: Sequence[int], stride: Sequence[int], prefix: int, c: int) -> Witness:
@@ -133,19 +180,19 @@ def _misaligned(shape: Sequence[int], stride: Sequence[int], prefix: int, c: int
     at = 1
     for s, d in zip(shape, stride, strict=True):
         if s > 1 and at >= prefix and d % c:
-            return Witness(c, "misaligned", (at,), None, (d,))
+            return _witness(c, "misaligned", (at,), None, (d,))
         at *= s
     raise InternalError(f"internal: {c} divides every stride after the contiguous modes yet is misaligned "
                         "(please report)")
 
 
-def _divisors(n: int) -> list[int]:
+def _divisors(n: int) -> tuple[int, ...]:
     """Every divisor of ``n >= 1``, ascending: by trial division while ``n`` is below
     ``_TRIAL_BELOW``, else by ``divisors`` (a proven factorisation)."""
     if n & (n - 1) == 0:
-        return [1 << k for k in range(n.bit_length())]
+        return tuple([1 << k for k in range(n.bit_length())])
     if n >= _TRIAL_BELOW:
-        return divisors(n)
+        return tuple(divisors(n))
     twos = (n & -n).bit_length() - 1
     n >>= twos
     found = [1 << k for k in range(twos + 1)]
@@ -161,21 +208,18 @@ def _divisors(n: int) -> list[int]:
     if n > 1:  # what is left after the primes up to its root is a prime
         found = found + [d * n for d in found]
     found.sort()
-    return found
+    return tuple(found)
 
 
 _TRIAL_BELOW = 1 << 20
 
 
-def _next_candidate(run: int, answer: int, cap: int | None, power_of_two: bool) -> int | None:
-    """The smallest divisor of ``run`` above ``answer`` and not above ``cap`` (a power of two
-    with ``power_of_two``): the candidate ``max_vector_length`` gives a witness against."""
+def _next_candidate(run: int, answer: int, cap: int | None) -> int | None:
+    """The smallest divisor of ``run`` above ``answer`` and not above ``cap``: the candidate
+    ``max_vector_length`` gives a witness against."""
     top = run if cap is None else min(run, cap)
     if top <= answer:
         return None
-    if power_of_two or run & (run - 1) == 0:
-        c = answer * 2  # answer is a power of two here, and so are the candidates
-        return c if c <= top and run % c == 0 else None
     for c in range(answer + 1, min(top, answer + _SCAN) + 1):
         if run % c == 0:
             return c
