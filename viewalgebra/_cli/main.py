@@ -33,6 +33,9 @@ _COMMANDS = {
              "load and store beside the exact width and the best layout's, on Dask (this machine's cores "
              "or a cluster); writes results.parquet and a picture, prints a summary; exit 1 on an unsound "
              "or failing width, a failing check or an error",
+    "layout": "one layout given as text (CuTe's or pycute's, a swizzle, a composed layout: what "
+              "va.layouts.parse_layout reads): its size; with --vector the exact vector length of its "
+              "flat index with a witness, with --draw its offsets on a grid (text, or an SVG file)",
 }
 
 
@@ -72,6 +75,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import audit as command
     elif args.command == "emit-lit":
         from . import emit_lit as command
+    elif args.command == "layout":
+        from . import layout as command
     else:
         from . import regularize as command
     return command.run(args)
@@ -94,6 +99,22 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="every view, not only those where rocMLIR's answer differs")
             sub.add_argument("--generic", action="store_true",
                              help="write the ops in generic form (MLIR's parser reads it without rocMLIR)")
+        elif name == "layout":
+            sub.add_argument("input", metavar="TEXT",
+                             help='the layout, e.g. "(4,8):(1,4)" or "Sw<3,3,3> o (24,8):(1,32)"')
+            sub.add_argument("--vector", action="store_true",
+                             help="the exact vector length of the flat index -> offset, with a witness")
+            sub.add_argument("--draw", nargs="?", const="", metavar="OUT.svg",
+                             help="the offsets on a grid: mode 0 down, the other modes across; printed as "
+                                  "text, or written to OUT.svg when given")
+            sub.add_argument("--dtype", default="f32",
+                             help="element type of the offsets, for --bits (default f32)")
+            sub.add_argument("--length", type=int, help="--vector: run length (default: the layout's size)")
+            sub.add_argument("--bits", type=int,
+                             help="--vector: cap the answer at this many bits per access (e.g. 128)")
+            sub.add_argument("--power-of-two", action="store_true", help="--vector: powers of two only")
+            sub.add_argument("--aligned", action="store_true",
+                             help="--vector: also require first offsets that are multiples of the length")
         elif name == "audit":
             sub.add_argument("input", metavar="PROBLEMS",
                              help="a problem list in rocMLIR's tier1 format (conv and gemm lines)")
