@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -143,3 +145,64 @@ def test_closed_form_is_the_definition_and_the_engines_answer(data):
         assert (got.witness.length, got.witness.reason) == (engine.witness.length, engine.witness.reason)
         genuine(got.witness, off, run)
         genuine(engine.witness, off, run)
+
+
+SM80 = [
+    "((_4,_8),_1):((_8,_1),_0)",  # SM80_8x4
+    "((_4,_8),_2):((_16,_1),_8)",  # SM80_8x8_Row
+    "((_4,_8),_4):((_32,_1),_8)",  # SM80_8x16_Row
+    "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",  # SM80_16x8_Row
+    "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))",  # SM80_16x8x16 f16 A
+    "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))",  # SM80_16x8x16 f16 B
+    "((_4,_8),(_4,_2)):((_64,_1),(_16,_8))",  # SM80_16x8x16 s8 A
+    "((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))",  # SM80_16x8x32 s8 A
+    "((_4,_8),(_32,_2,_2)):((_512,_1),(_16,_8,_2048))",  # SM80_16x8x256 b1 A
+    "((_4,_8),_32):((_256,_1),_8)",  # SM80_8x8x128 b1 A and B
+]
+"""CuTe's (thread, value) -> (m, n) layouts of the SM80 MMA atoms, NVIDIA/cutlass
+``include/cute/atom/mma_traits_sm80.hpp`` (``ALayout``, ``BLayout``, ``CLayout``)."""
+
+
+@pytest.mark.parametrize("text", SM80)
+@pytest.mark.parametrize("options", [{}, {"aligned": True}, {"bits": 128, "dtype": "f16"},
+                                     {"bits": 32, "dtype": "i8", "power_of_two": True}])
+def test_cutlass_mma_layouts_and_their_modes_agree_with_their_function_and_the_engine(text, options):
+    layout = L.parse_layout(text)
+    assert isinstance(layout, L.Layout)
+    for part in (layout, *layout.modes):  # the whole (T, V) layout, the thread mode, the value mode
+        got = L.vector_length(part, **options)
+        off = np.array([L.evaluate(part, i) for i in range(part.size)], dtype=np.int64)
+        assert (off == offsets(part)).all()
+        cap = engine_options({"power_of_two": False, "aligned": False, **options})["max_elements"]
+        assert (got.length, got.legal) == brute(off, part.size, cap, bool(options.get("power_of_two")),
+                                                 bool(options.get("aligned")))
+        view = L.layout_view(part, "flat", str(options.get("dtype", "f32")))
+        exact = va.max_vector_length(view, 0, **engine_options({"power_of_two": False, "aligned": False,
+                                                                **options}))
+        assert (got.length, got.legal, got.cap) == (exact.length, exact.legal, exact.cap)
+        if got.witness is not None:
+            genuine(got.witness, off, part.size)
+
+
+def test_each_mode_of_an_mma_atom_is_a_layout_of_its_own():
+    # SM80_16x8x16 f16 A: a thread's 8 values (2,2,2):(16,8,128) lie 16, 8 and 128 apart, and
+    # neighbouring threads (4,8):(32,1) 32 apart: no two neighbours are adjacent
+    a = L.parse_layout("((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))")
+    assert isinstance(a, L.Layout)
+    assert [L.vector_length(m).length for m in a.modes] == [1, 1]
+    b = L.parse_layout("((4,8),(2,2)):((1,4),(32,64))")  # a thread mode that is contiguous
+    assert isinstance(b, L.Layout)
+    assert [L.vector_length(m).length for m in (b, *b.modes)] == [128, 32, 1]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), bits=0), "bits must be at least 1"),
+    (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), length=0), "run length must be at least 1"),
+    (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), length=2.0), "length must be an integer"),
+    (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), aligned=1), "must be True or False"),
+    (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), dtype="q7"), "unknown element type"),
+    (lambda: L.vector_length("(4,8):(1,4)"), "expected a Layout, ComposedLayout or LinearLayout"),
+])
+def test_bad_arguments_are_refused_with_what_to_give(call, message):
+    with pytest.raises(va.ViewAlgebraError, match=re.escape(message)):
+        call()
