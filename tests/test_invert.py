@@ -434,3 +434,43 @@ def test_answers_are_cached_until_cleared():
     va.clear_caches()
     again = va.invert(tm)
     assert again is not first and (again.kind, again.maps) == (first.kind, first.maps)
+
+
+@st.composite
+def gapped_embeds(draw):
+    """An Embed whose coefficients are a permuted mixed radix with gaps (each a multiple of the
+    one below, at least the span below it), an innermost coefficient of 1 to 3, and a lower
+    bound around the span."""
+    rank = draw(st.integers(1, 3))
+    sizes = [draw(st.integers(1, 5)) for _ in range(rank)]
+    coefficients = [draw(st.integers(1, 3))]
+    for n in sizes[:-1]:
+        coefficients.append(coefficients[-1] * (n + draw(st.integers(0, 2))))
+    order = draw(st.permutations(range(rank)))
+    span = coefficients[-1] * sizes[-1]
+    bound = max(1, span + draw(st.integers(-3, 3)))
+    names = tuple(f"x{d}" for d in range(rank))
+    embed = va.transforms.Embed(tuple(coefficients[order.index(d)] for d in range(rank)), names,
+                                tuple(range(rank)), ("y",), (0,))
+    return va.TransformMap((embed,), tuple(sizes[order.index(d)] for d in range(rank)), (bound,))
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(tm=gapped_embeds())
+def test_gapped_radix_inverts_to_transforms(tm):
+    """A gapped radix (CuTe's ``(6,4):(1,8)``) inverts to transforms (Slice or Pad, Merge, then a
+    Pad or Embed keeping each digit's values), certified, and equal to the preimages enumerated."""
+    result = va.invert(tm)
+    assert result.maps is not None and result.certificate == va.answers.Certificate(True, True)
+    preimage = {}
+    for u in box_points(tm.upper_bounds):
+        y, ok = va.evaluate(tm, u)
+        if ok:
+            preimage[y] = tuple(int(x) for x in u)
+    for y in range(tm.lower_bounds[0]):
+        point, valid = (y,), True
+        for m in result.maps:
+            point, ok = va.evaluate(m, point)
+            valid = valid and ok
+        assert (point if valid else None) == preimage.get((y,))
+    assert result.kind == ("bijective" if len(preimage) == tm.lower_bounds[0] else "injective")

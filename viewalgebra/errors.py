@@ -95,6 +95,24 @@ class RocmlirRuleError(ViewAlgebraError):
     out of range); the exact answer may still exist."""
 
 
+class CuteRuleError(ViewAlgebraError):
+    """CuTe's own rule refuses this input (a static assertion in NVIDIA/cutlass
+    ``include/cute/layout.hpp`` would fail to compile); the exact answer may still exist."""
+
+
+class LayoutAlgebraError(ViewAlgebraError, ValueError):
+    """A layout operation with no answer of the kind asked: no single ``shape:stride``, an
+    inverse of a layout that is not one-to-one, a composition leaving the outer layout's domain.
+
+    ``witness`` names where it fails (an index and both values, or two indices with one offset).
+    """
+
+    def __init__(self, message: str, witness: tuple[object, ...] | None = None) -> None:
+        super().__init__(message)
+        self.witness = witness
+        """Where it fails; its meaning is stated in the message."""
+
+
 class WorkerError(ViewAlgebraError, RuntimeError):
     """The worker process that bounds ISL work ended without an answer (killed from outside, or
     out of memory)."""
@@ -143,11 +161,13 @@ class MlirWriteError(ViewAlgebraError):
 __all__ = [
     "ConfigParseError",
     "CoordinateError",
+    "CuteRuleError",
     "DrawError",
     "InternalError",
     "InvalidArgumentError",
     "InvalidTransformError",
     "KernelError",
+    "LayoutAlgebraError",
     "LayoutSyntaxError",
     "LdsAccessError",
     "LdsModelError",

@@ -1,7 +1,17 @@
 """Layouts of CuTe (and pycute), FlyDSL and Triton read exactly as chains of rock transform maps,
 with each layout's own function for checking (docs/layouts.md)."""
 
+from ._layouts.algebra import (
+    Composition,
+    Mismatch,
+    coalesce,
+    complement,
+    composition,
+    left_inverse,
+    right_inverse,
+)
 from ._layouts.chains import layout_chain, layout_view
+from ._layouts.checks import LayoutCheck, check_composition, check_layout
 from ._layouts.read import parse_layout
 from ._layouts.values import (
     AnyLayout,
@@ -15,7 +25,18 @@ from ._layouts.values import (
     linear_layout,
 )
 from ._layouts.vector import vector_length
+from ._layouts.vectors import (
+    CommonVector,
+    CuteComparison,
+    VectorWitness,
+    cute_max_common_vector,
+    cute_swizzle_vector,
+    max_common_vector,
+)
 
-__all__ = ["AnyLayout", "ComposedLayout", "IntTuple", "Layout", "LinearLayout", "Swizzle", "evaluate",
-           "idx2crd", "layout_chain", "layout_view", "linear_layout", "parse_layout",
-           "vector_length"]
+__all__ = ["AnyLayout", "CommonVector", "ComposedLayout", "Composition", "CuteComparison", "IntTuple",
+           "Layout", "LayoutCheck", "LinearLayout", "Mismatch", "Swizzle", "VectorWitness",
+           "check_composition", "check_layout", "coalesce", "complement", "composition",
+           "cute_max_common_vector", "cute_swizzle_vector", "evaluate", "idx2crd", "layout_chain",
+           "layout_view", "left_inverse", "linear_layout", "max_common_vector", "parse_layout",
+           "right_inverse", "vector_length"]
