@@ -17,7 +17,7 @@ SWIZZLED = "Sw<3,3,3> o (24,8):(1,32)"
 
 
 @pytest.mark.parametrize("args", [
-    ["(4,8):(1,4)"], ["(4,8):(1,4)", "--vector"], [SWIZZLED, "--vector", "--draw"],
+    ["(4,8):(1,4)"], ["(4,8):(1,4)", "--vector"], [SWIZZLED, "--vector", "--draw"], ["Sw<3,3,3> o 0 o 64:1", "--vector"],
     ["((2,4),8):((1,16),2)", "--vector", "--bits", "128", "--dtype", "f16", "--aligned"],
     ["(8,4,2):(1,16,8)", "--draw"], ["Sw<2,0,2>", "--vector", "--draw"], ["(100,3):(3,1)", "--draw"],
 ], ids=lambda a: " ".join(a))
@@ -120,3 +120,25 @@ def test_bad_input_is_one_located_line_and_exit_2(args, message):
                       .read_text(), re.S)
     assert error is not None
     conforms(json.loads(run("layout", *args, "--json").stdout), {"error": json.loads(error.group(1))})
+
+
+@pytest.mark.parametrize(("text", "cute", "exact", "verdict"), [
+    ("(8,4,2):(1,16,8)", 8, 8, "equal"),
+    ("(4,2):(1,0)", 4, 4, "equal"),
+    ("Sw<3,3,3> o 0 o 64:1", 8, 64, "CuTe conservative"),
+    (SWIZZLED, 8, 8, "equal"),
+])
+def test_cutes_rule_is_set_beside_the_exact_length(text, cute, exact, verdict):
+    result = run("layout", text, "--vector")
+    assert result.returncode == 0, result.stderr
+    (line,) = (x for x in result.stdout.splitlines() if x.startswith("CuTe's rule"))
+    assert line.endswith(f": {cute}; exact {exact}: {verdict}")
+    document = json.loads(run("layout", text, "--vector", "--json").stdout)["vector"]["cute"]
+    assert (document["length"], document["exact"], document["verdict"]) == (cute, exact, verdict)
+    assert document["exact"] == L.vector_length(L.parse_layout(text)).length
+
+
+def test_a_swizzle_alone_has_no_cute_rule():
+    vector = json.loads(run("layout", "Sw<2,0,2>", "--vector", "--json").stdout)["vector"]
+    assert "cute" not in vector and vector["method"] == "general engine"
+    assert (vector["length"], vector["witness"]["reason"]) == (1, "address jump")

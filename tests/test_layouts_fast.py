@@ -206,3 +206,13 @@ def test_each_mode_of_an_mma_atom_is_a_layout_of_its_own():
 def test_bad_arguments_are_refused_with_what_to_give(call, message):
     with pytest.raises(va.ViewAlgebraError, match=re.escape(message)):
         call()
+
+
+@settings(derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(layouts(max_modes=6, max_points=128))
+def test_cutes_rule_on_the_flat_index_is_the_closed_form(layout):
+    # CuTe's max_common_vector(a, size:1) is coalesce(a)'s first mode when its stride is 1: the
+    # same P (docs/layouts.md, "CuTe's rule is exact here")
+    compared = L.cute_max_common_vector(layout, L.Layout(layout.size, 1))
+    assert compared.cute == L.vector_length(layout).length == compared.exact.length
+    assert compared.verdict == "equal"

@@ -15,8 +15,9 @@ from .._layouts.chains import layout_view
 from .._layouts.read import parse_layout
 from .._layouts.values import ComposedLayout, Layout, LinearLayout, Swizzle
 from .._layouts.vector import vector_length, vector_method
+from .._layouts.vectors import cute_max_common_vector, cute_swizzle_vector
 from .._maps.view import View
-from ..errors import TransformParseError, ViewAlgebraError
+from ..errors import InternalError, TransformParseError, ViewAlgebraError
 from .entries import witness
 from .errors import InputError, bad_input
 from .inputs import write_text
@@ -73,8 +74,8 @@ def _size(layout: Drawn) -> int:
 
 
 def _vector(layout: Drawn, args: argparse.Namespace, lines: list[str]) -> dict[str, Any]:
-    """The exact vector length of the flat index with its witness; CuTe's rule is not part of
-    this report (docs/layouts.md says why)."""
+    """The exact vector length of the flat index with its witness, and CuTe's rule beside the
+    exact length without options (a shape:stride or swizzled layout)."""
     answer = vector_length(layout, length=args.length, aligned=args.aligned,
                            power_of_two=args.power_of_two, bits=args.bits, dtype=args.dtype)
     method = vector_method(layout)
@@ -85,8 +86,29 @@ def _vector(layout: Drawn, args: argparse.Namespace, lines: list[str]) -> dict[s
                  + ", ".join(str(v) for v in answer.legal))
     if answer.witness is not None:
         lines.append(f"  {answer.witness}")
-    return {"length": answer.length, "legal": list(answer.legal), "run": answer.run, "cap": answer.cap,
-            "method": method, "witness": witness(answer.witness)}
+    found: dict[str, Any] = {"length": answer.length, "legal": list(answer.legal), "run": answer.run,
+                             "cap": answer.cap, "method": method, "witness": witness(answer.witness)}
+    if isinstance(layout, Layout | ComposedLayout):
+        found["cute"] = _cute(layout, lines)
+    return found
+
+
+def _cute(layout: Layout | ComposedLayout, lines: list[str]) -> dict[str, Any]:
+    """CuTe's rule for the flat index (``max_common_vector`` with the identity ``size:1``; for a
+    swizzled layout, capped at ``2^M``) beside the exact length without options."""
+    identity = Layout(layout.size, 1)
+    if isinstance(layout, ComposedLayout):
+        rule, c = "min(max_common_vector(L, size:1), 2^M)", cute_swizzle_vector(layout, identity)
+    else:
+        rule, c = "max_common_vector(layout, size:1)", cute_max_common_vector(layout, identity)
+    exact = vector_length(layout)
+    if c.exact.length != exact.length or c.exact.legal != exact.legal:
+        raise InternalError(f"internal: max_common_vector gives {c.exact.length} on the flat index of "
+                            f"{layout} and vector_length {exact.length} (please report)")
+    said = "rejects the layout" if c.cute is None else str(c.cute)
+    lines.append(f"CuTe's rule {rule}: {said}; exact {exact.length}: {c.verdict}"
+                 + ("" if c.reason is None else f" ({c.reason})"))
+    return {"rule": rule, "length": c.cute, "exact": exact.length, "verdict": c.verdict, "reason": c.reason}
 
 
 def _two_modes(layout: Drawn) -> tuple[Drawn, str, str]:
