@@ -20,6 +20,7 @@ from typing import Literal, cast
 from .._analyses.divisors import divisors
 from .._analyses.vectorize import Reason, VectorLength, Witness, max_vector_length
 from .._common.ints import integer
+from .._engine.budget import check_timeout
 from .._maps.buffer import dtype_bits
 from ..errors import InternalError, InvalidArgumentError
 from .chains import layout_view
@@ -56,6 +57,8 @@ def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, ali
         cap = max(bits // dtype_bits(dtype), 1)
     elif dtype != "f32":
         dtype_bits(dtype)  # a bad element type is an error whether or not it caps
+    if timeout != 60.0:  # unused by the closed form, a bad one refused alike
+        check_timeout(timeout, "vector_length")
     if type(layout) is not Layout:
         view = layout_view(layout, "flat", dtype)
         return max_vector_length(view, 0, length, max_elements=cap, power_of_two=power_of_two,
@@ -75,12 +78,16 @@ def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, ali
 
 def _leaves(t: IntTuple, out: list[int]) -> tuple[int, ...]:
     """The leaves of a nested tuple, left to right (``flatten`` without its generators)."""
+    _collect(t, out)
+    return tuple(out)
+
+
+def _collect(t: IntTuple, out: list[int]) -> None:
     for x in cast(tuple[IntTuple, ...], t):
         if type(x) is int:
             out.append(x)
         else:
-            _leaves(x, out)
-    return tuple(out)
+            _collect(x, out)
 
 
 def vector_method(layout: object) -> Method:
@@ -196,15 +203,15 @@ def _divisors(n: int) -> tuple[int, ...]:
     twos = (n & -n).bit_length() - 1
     n >>= twos
     found = [1 << k for k in range(twos + 1)]
-    p = 3
-    while p * p <= n:
+    for p in _ODD_PRIMES:
+        if p * p > n:
+            break
         if n % p == 0:
             more = found
             while n % p == 0:
                 n //= p
                 more = [d * p for d in more]
                 found = found + more
-        p += 2
     if n > 1:  # what is left after the primes up to its root is a prime
         found = found + [d * n for d in found]
     found.sort()
@@ -212,6 +219,8 @@ def _divisors(n: int) -> tuple[int, ...]:
 
 
 _TRIAL_BELOW = 1 << 20
+_ODD_PRIMES = tuple(p for p in range(3, 1 << 10, 2) if all(p % q for q in range(3, math.isqrt(p) + 1, 2)))
+"""The odd primes below 2^10: trial division by them factors any number below ``_TRIAL_BELOW``."""
 
 
 def _next_candidate(run: int, answer: int, cap: int | None) -> int | None:
