@@ -217,3 +217,31 @@ def test_cutes_rule_on_the_flat_index_is_the_closed_form(layout):
     compared = L.cute_max_common_vector(layout, L.Layout(layout.size, 1))
     assert compared.cute == L.vector_length(layout).length == compared.exact.length
     assert compared.verdict == "equal"
+
+
+OTHERS = [
+    L.parse_layout("Sw<3,3,3> o (24,8):(1,32)"),
+    L.parse_layout("Sw<3,3,3> o 0 o 64:1"),
+    L.parse_layout("Sw<1,2,3> o 0 o (6,4):(1,8)"),
+    L.parse_layout("Sw<2,0,2>"),
+    L.linear_layout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2}),
+    L.linear_layout({"register": [[1, 0], [2, 0]], "lane": [[0, 1], [4, 0]]}, {"dim0": 8, "dim1": 2}),
+]
+"""Swizzled, swizzle-only and Triton layouts: the general engine's."""
+
+
+@pytest.mark.parametrize("layout", OTHERS, ids=str)
+@pytest.mark.parametrize("options", [{}, {"aligned": True}, {"bits": 64, "dtype": "f16"},
+                                     {"power_of_two": True, "length": 8}])
+def test_other_layouts_are_the_engines_answer_and_the_definition(layout, options):
+    got = L.vector_length(layout, **options)
+    more = engine_options({"power_of_two": False, "aligned": False, **options})
+    view = L.layout_view(layout, "flat", str(options.get("dtype", "f32")))
+    assert got == va.max_vector_length(view, 0, options.get("length"), **more)
+    size = view.shape[0]
+    off = np.array([L.evaluate(layout, i) for i in range(size)], dtype=np.int64)
+    assert [view.address((i,)) for i in range(size)] == off.tolist()
+    run = options.get("length", size)
+    assert isinstance(run, int)
+    assert (got.length, got.legal) == brute(off, run, more["max_elements"], bool(options.get("power_of_two")),
+                                             bool(options.get("aligned")))
