@@ -142,3 +142,11 @@ def test_a_swizzle_alone_has_no_cute_rule():
     vector = json.loads(run("layout", "Sw<2,0,2>", "--vector", "--json").stdout)["vector"]
     assert "cute" not in vector and vector["method"] == "general engine"
     assert (vector["length"], vector["witness"]["reason"]) == (1, "address jump")
+
+
+@pytest.mark.parametrize("text", ["8:1", "(8):(2)", "Sw<1,2,3> o 0 o 64:1"])
+def test_a_layout_of_one_mode_is_one_row(text):
+    draw = json.loads(run("layout", text, "--draw", "--json").stdout)["draw"]
+    layout = L.parse_layout(text)
+    assert (draw["rows"], draw["cols"]) == (None, 0)
+    assert draw["grid"] == [[L.evaluate(layout, i) for i in range(min(layout.size, 64))]]

@@ -35,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
         return bad_input(args, InputError(f"--bits {args.bits}: a width is at least 1 bit"))
     try:
         layout = _read(args.input)
-        report: dict[str, Any] = {"layout": str(layout), "kind": _kind(layout), "size": _size(layout),
-                                  "cosize": layout_view(layout).buffer.shape[0]}
+        flat = layout_view(layout)
+        report: dict[str, Any] = {"layout": str(layout), "kind": _kind(layout), "size": flat.shape[0],
+                                  "cosize": flat.buffer.shape[0]}
         lines = [f"layout: {report['layout']} ({report['kind']}; size {report['size']}, offsets below "
                  f"{report['cosize']})"]
         if args.vector:
@@ -67,10 +68,6 @@ def _kind(layout: Drawn) -> str:
     if isinstance(layout, Swizzle):
         return "CuTe swizzle"
     return "Triton linear layout"
-
-
-def _size(layout: Drawn) -> int:
-    return layout_view(layout).shape[0]
 
 
 def _vector(layout: Drawn, args: argparse.Namespace, lines: list[str]) -> dict[str, Any]:
@@ -113,20 +110,24 @@ def _cute(layout: Layout | ComposedLayout, lines: list[str]) -> dict[str, Any]:
 
 def _two_modes(layout: Drawn) -> tuple[Drawn, str, str]:
     """The layout with its top-level modes after the first grouped into one (CuTe's pictures
-    show mode 0 down the rows and mode 1 across), and the flags that draw them."""
-    if isinstance(layout, ComposedLayout):
-        inner, rows, cols = _two_modes(layout.layout)
-        if not isinstance(inner, Layout):  # pragma: no cover -- a Layout stays a Layout
-            raise InputError("internal: a grouped layout is not a Layout (please report)")
-        return ComposedLayout(layout.swizzle, layout.offset, inner), rows, cols
-    if isinstance(layout, Layout) and isinstance(layout.shape, tuple) and len(layout.shape) > 2:
-        stride = layout.stride
-        if not isinstance(stride, tuple):  # pragma: no cover -- congruent with the shape
-            raise InputError("internal: a stride is not congruent with its shape (please report)")
-        return Layout((layout.shape[0], layout.shape[1:]), (stride[0], stride[1:])), "0", "1"
-    if isinstance(layout, Layout) and isinstance(layout.shape, tuple) and len(layout.shape) == 2:
-        return layout, "0", "1"
+    show mode 0 down the rows and mode 1 across), and the ``--rows``/``--cols`` that draw them
+    (empty: ``draw``'s choice)."""
+    if isinstance(layout, ComposedLayout) and layout.layout.rank > 1:
+        return ComposedLayout(layout.swizzle, layout.offset, _grouped(layout.layout)), "0", "1"
+    if isinstance(layout, Layout) and layout.rank > 1:
+        return _grouped(layout), "0", "1"
     return layout, "", ""
+
+
+def _grouped(layout: Layout) -> Layout:
+    """``(s0, s1, s2, ...):(d0, d1, d2, ...)`` as ``(s0, (s1, s2, ...)):(d0, (d1, d2, ...))``: the same
+    function of the same flat index, in two modes (a layout of one mode stays one)."""
+    shape, stride = layout.shape, layout.stride
+    if isinstance(shape, int) or len(shape) <= 2:
+        return layout
+    if isinstance(stride, int) or len(stride) != len(shape):
+        raise InternalError(f"internal: {layout} has a stride not congruent with its shape (please report)")
+    return Layout((shape[0], shape[1:]), (stride[0], stride[1:]))
 
 
 def _draw(layout: Drawn, output: str, lines: list[str]) -> dict[str, Any]:
@@ -164,7 +165,7 @@ def _grid(view: View, sl: Slice) -> list[list[int]]:
                 point[sl.cols] = c
             address = view.address(tuple(point))
             if address is None:  # every point of a layout's view is valid
-                raise InputError(f"internal: the layout's point {point} has no offset (please report)")
+                raise InternalError(f"internal: the layout's point {point} has no offset (please report)")
             row.append(address)
         grid.append(row)
     return grid
