@@ -165,6 +165,25 @@ def test_a_linear_layout_chain_is_its_function(drawn: tuple[dict[str, list[list[
     assert flat_addresses(named) == want
 
 
+@SETTINGS
+# Shift 0 left out: pycute's shiftr(a, 0) calls shiftl(a, 0), which calls shiftr(a, 0), without end
+# (NVIDIA/cutlass python/pycute/swizzle.py); CuTe C++ and this library take it (B = 0 then).
+@given(cute_layouts(nonnegative=True), swizzles().filter(lambda sw: sw.shift != 0), st.integers(0, 9))
+def test_pycutes_own_layouts_read_as_their_functions(layout: va.layouts.Layout, sw: va.layouts.Swizzle,
+                                                     offset: int) -> None:
+    pycute = pytest.importorskip(
+        "pycute", reason="pycute is not installed (optional: pip install --no-deps nvidia-cutlass, "
+        "or the 'peers' extra)")
+    theirs = pycute.Layout(layout.shape, layout.stride)
+    mine = L.parse_layout(str(theirs))  # pycute prints "((2, 3), 4):((1, 2), 8)"
+    assert mine == layout
+    assert flat_addresses(L.layout_view(mine)) == [theirs(i) for i in range(layout.size)]
+    composed = pycute.ComposedLayout(pycute.Swizzle(sw.bits, sw.base, sw.shift), offset, theirs)
+    read = L.parse_layout(str(composed))  # "SW_3_3_3 o 0 o ..."
+    assert read == L.ComposedLayout(sw, offset, layout)
+    assert flat_addresses(L.layout_view(read)) == [composed(i) for i in range(layout.size)]
+
+
 def test_the_chain_is_made_of_the_documented_maps() -> None:
     chain = L.layout_chain(L.parse_layout("(4,8):(8,1)"))
     assert [[op.kind for op in m.ops] for m in chain.maps] == [["Merge"], ["Embed"]]
@@ -184,6 +203,145 @@ def test_evaluate_and_idx2crd() -> None:
     assert L.evaluate(L.Swizzle(2, 1, -3), 0b110) == 0b110 ^ 0b110000
 
 
+@st.composite
+def spaced(draw: st.DrawFn, t: Tree) -> str:
+    """``t`` as CuTe or FlyDSL text, with or without blanks after commas."""
+    if isinstance(t, int):
+        return str(t)
+    sep = draw(st.sampled_from([",", ", "]))
+    return "(" + sep.join(draw(spaced(e)) for e in t) + ")"
+
+
+@SETTINGS
+@given(st.data(), swizzles().filter(lambda sw: sw.shift >= 0), st.integers(0, 9), cute_layouts(nonnegative=True))
+def test_flydsl_types_are_their_functions(data: st.DataObject, sw: va.layouts.Swizzle, offset: int,
+                                          layout: va.layouts.Layout) -> None:
+    colon = data.draw(st.sampled_from([":", " : "]))
+    plain = data.draw(spaced(layout.shape)) + colon + data.draw(spaced(layout.stride))
+    parsed = L.parse_layout(f"!fly.layout<{plain}>")
+    assert parsed == layout
+    want = [cute_offset(layout.shape, layout.stride, i) for i in range(layout.size)]
+    assert flat_addresses(L.layout_view(parsed)) == want
+    composed = L.parse_layout(f"!fly.composed_layout<S<{sw.bits},{sw.base},{sw.shift}> o {offset} o {plain}>")
+    assert composed == L.ComposedLayout(sw, offset, layout)
+    assert flat_addresses(L.layout_view(composed, "modes")) == [
+        swizzle_bits(sw.bits, sw.base, sw.shift, offset + w) for w in want]
+    assert L.parse_layout(f"!fly.swizzle<S<{sw.bits},{sw.base},{sw.shift}>>") == sw
+
+
+def ttg_linear_text(bases: dict[str, list[list[int]]], order: list[str]) -> str:
+    return "#ttg.linear<{" + ", ".join(f"{n} = {bases[n]}" for n in order) + "}>"
+
+
+@SETTINGS
+@given(st.integers(1, 3), st.data())
+def test_ttg_linear_is_its_function(rank: int, data: st.DataObject) -> None:
+    bases = {name: [[data.draw(st.integers(0, 9)) for _ in range(rank)] for _ in range(data.draw(st.integers(0, 3)))]
+             for name in ("register", "lane", "warp", "block")}
+    if not any(bases.values()):
+        bases["lane"] = [[1] * rank]
+    # Output sizes by Triton's rule: the smallest power of two above every basis value.
+    sizes = [1] * rank
+    for vectors in bases.values():
+        for v in vectors:
+            for k, x in enumerate(v):
+                while sizes[k] <= x:
+                    sizes[k] *= 2
+    outs = [(f"dim{k}", n) for k, n in enumerate(sizes)]
+    order = data.draw(st.permutations(list(bases)))
+    layout = L.parse_layout(ttg_linear_text(bases, order))
+    assert layout == L.linear_layout(bases, outs)
+    want = [triton_offset(bases, outs, i) for i in range(math.prod(1 << len(v) for v in bases.values()))]
+    assert flat_addresses(L.layout_view(layout)) == want
+    assert L.parse_layout(str(layout)) == layout
+
+
+def f2_invertible(data: st.DataObject, n: int) -> list[int]:
+    """Images of the ``n`` unit bits under a random invertible F2 matrix: a permutation, then row
+    additions (each keeps the matrix invertible)."""
+    rows = [1 << b for b in data.draw(st.permutations(range(n)))]
+    for _ in range(data.draw(st.integers(0, 2 * n))):
+        i, j = data.draw(st.integers(0, max(n - 1, 0))), data.draw(st.integers(0, max(n - 1, 0)))
+        if n and i != j:
+            rows[i] ^= rows[j]
+    return rows
+
+
+@SETTINGS
+@given(st.data())
+def test_padded_shared_is_its_function(data: st.DataObject) -> None:
+    widths = data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=3).filter(lambda w: sum(w) <= 8))
+    n = sum(widths)
+    images = f2_invertible(data, n)
+
+    def coords(bits: int) -> list[int]:
+        out: list[int] = []
+        place = 0
+        for w in widths:
+            out.append(bits >> place & ((1 << w) - 1))
+            place += w
+        return out
+
+    offset_bases = [coords(images[b]) for b in range(n)]
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), min_size=1, max_size=3))
+    padding = [(1 << i, 1 << p) for i, p in pairs]
+    text = ("#ttg.padded_shared<[" + ", ".join(f"{i}:+{p}" for i, p in padding) + "] {offset = "
+            + str(offset_bases) + ", block = []}>")
+    layout = L.parse_layout(text)
+    # Independent: tabulate the linear component (offset -> element) and pad each offset.
+    where: dict[tuple[int, ...], int] = {}
+    for i in range(1 << n):
+        element = 0
+        for b in range(n):
+            if i >> b & 1:
+                element ^= images[b]
+        where[tuple(coords(element))] = i
+    assert len(where) == 1 << n
+    shape = [1 << w for w in widths]
+
+    def padded(i: int) -> int:
+        return i + sum((i // interval) * pad for interval, pad in padding)
+
+    flat: list[int] = []
+    for index in range(1 << n):
+        c: list[int] = []
+        rest = index
+        for size in shape:
+            c.append(rest % size)
+            rest //= size
+        flat.append(padded(where[tuple(c)]))
+    assert flat_addresses(L.layout_view(layout)) == flat
+    assert flat_addresses(L.layout_view(layout, "named")) == flat
+    assert L.parse_layout(str(layout)) == layout
+
+
+def test_padded_shared_matches_tritons_documented_examples() -> None:
+    # triton-lang/triton include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td, PaddedSharedEncodingAttr.
+    two = L.parse_layout("#ttg.padded_shared<[2:+1, 4:+2] {order = [0], shape = [16]}>")
+    assert flat_addresses(L.layout_view(two))[:8] == [0, 1, 3, 4, 8, 9, 11, 12]  # e0 e1 p0 e2 e3 p1 p2 p3 ...
+    rows = L.parse_layout("#ttg.padded_shared<[16:+1] {offset = [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], "
+                          "block = []}>")
+    view = L.layout_view(rows, "named")
+    # x0y0..x0y3, x2y0.., x4y0.., x6y0.., p0, x1y0..: row 1 starts after 16 elements and one pad.
+    assert [view.address((x, 0)) for x in range(8)] == [0, 17, 4, 21, 8, 25, 12, 29]
+    strided = L.parse_layout("#ttg.padded_shared<[2:+2] {offset = [[2], [1]], block = []}>")
+    assert flat_addresses(L.layout_view(strided)) == [0, 4, 1, 5]  # x0, x2, p0, p1, x1, x3
+    same = L.parse_layout("#ttg.padded_shared<[2:+2] {order = [1, 0], shape = [16, 32]}>")
+    assert same == L.parse_layout(
+        "#ttg.padded_shared<[2:+2] {offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], "
+        "[4, 0], [8, 0]], block = []}>")
+
+
+def test_a_ttg_linear_of_tritons_tests() -> None:
+    # triton-lang/triton test/Conversion: #linear = #ttg.linear<{register = [[1], [2], [16], [0]], ...}>.
+    layout = L.parse_layout("#linear = #ttg.linear<{register = [[1], [2], [16], [0]], lane = [[0], [0], [0], "
+                            "[0], [0]], warp = [[4], [8]], block = []}>")
+    assert isinstance(layout, L.LinearLayout) and layout.out_dims == (("dim0", 32),)
+    view = L.layout_view(layout, "named")
+    assert view.shape == (16, 32, 4, 1)
+    assert view.address((5, 31, 3, 0)) == 1 ^ 16 ^ 4 ^ 8
+
+
 # Text.
 
 @pytest.mark.parametrize(("text", "layout"), [
@@ -196,6 +354,13 @@ def test_evaluate_and_idx2crd() -> None:
     ("Sw<3,4,3> o _0 o (8,64):(64,_1)", L.ComposedLayout(L.Swizzle(3, 4, 3), 0, L.Layout((8, 64), (64, 1)))),
     ("Sw<2,0,-2> o (4,4):(4,1)", L.ComposedLayout(L.Swizzle(2, 0, -2), 0, L.Layout((4, 4), (4, 1)))),
     ("Sw<2,4,3>", L.Swizzle(2, 4, 3)),
+    ("SW_3_3_3 o 0 o (8, 64):(64, 1)", L.ComposedLayout(L.Swizzle(3, 3, 3), 0, L.Layout((8, 64), (64, 1)))),
+    ("(4,):(1,)", L.Layout((4,), (1,))),
+    ("!fly.layout<(3, 1, 9) : (1, 9, 3)>", L.Layout((3, 1, 9), (1, 9, 3))),
+    ("!fly.swizzle<S<2,6,2>>", L.Swizzle(2, 6, 2)),
+    ("{register: [[1], [2]], lane: [[4]]} -> {dim0: 8}",
+     L.linear_layout({"register": [[1], [2]], "lane": [[4]]}, {"dim0": 8})),
+    ("{offset = [[1, 0], [0, 1]]}", L.linear_layout({"offset": [[1, 0], [0, 1]]}, {"dim0": 2, "dim1": 2})),
 ])
 def test_cute_text(text: str, layout: object) -> None:
     assert L.parse_layout(text) == layout
@@ -210,6 +375,26 @@ def test_cute_text(text: str, layout: object) -> None:
     ("Sw<3,3,2>", "1:1: Swizzle: |S| must be at least B"),
     ("Sw<3,3,3> (4,8)", "1:11: expected 'o' (composition) or the end of the layout, got '('"),
     ("(4;8)", "1:3: unexpected character ';'"),
+    ("!fly.layout<(8,?):(1,8)>", "1:16: a dynamic integer '?' has no value to read"),
+    ("!fly.layout<(4,8):(1E0,1E1)>", "1:20: a scaled-basis stride (1E0) maps to a coordinate"),
+    ("!fly.composed_layout<CS<3,0,[1],0,[2]> o (0,0,0) o (4,8):(1,4)>", "1:22: a coordinate swizzle"),
+    ("!fly.composed_layout<32:1 o 0 o (4, 8) : (1, 4)>", "1:22: a layout composed with a layout is not read"),
+    ("!fly.composed_layout<S<3,3,3> o 0 o [32:1 o 0 o 4:1]>", "1:37: a nested composed layout is not read"),
+    ("!fly.swizzle<S<2,3,-3>>", "1:14: FlyDSL's swizzle shifts right by the shift"),
+    ("!fly.layout<(4,8):(1,4)", "1:24: expected '>' after the layout, got the end of the text"),
+    ("#ttg.linear<{register = [[1]], lane = []}>", "1:1: #ttg.linear needs the bases of warp, block"),
+    ("#ttg.linear<{register = [[1]], lane = [], warp = [], block = [], thread = []}>",
+     "1:66: #ttg.linear has the input dims register, lane, warp, block, not 'thread'"),
+    ("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "1:1: no basis vector gives"),
+    ("#ttg.linear<{register = [[1], [2, 0]], lane = [], warp = [], block = []}>", "has 2 entries"),
+    ("#ttg.linear<{register = [1], lane = [], warp = [], block = []}>", "1:14: the bases of 'register' must be"),
+    ("{register: [[1]]} => {dim0: 2}", "1:19: expected '->' and the output dims"),
+    ("#ttg.padded_shared<[3:+1] {order = [0], shape = [16]}>", "1:1: PaddedSharedLayout: interval 3 and pad 1"),
+    ("#ttg.padded_shared<[4:+1] {offset = [[1, 0], [1, 0]], block = []}>", "is not a bijection"),
+    ("#ttg.padded_shared<[4:+1] {offset = [[1]], block = [[1]]}>", "1:44: bases of 'block' (several CTAs)"),
+    ("#ttg.padded_shared<[4:1] {order = [0], shape = [4]}>", "1:23: expected '+' before the pad, got '1'"),
+    ("#ttg.padded_shared<[4:+1] {order = [1], shape = [4]}>", "1:28: order [1] is not a permutation"),
+    ("#ttg.blocked<{}>", "1:1: expected a layout (CuTe text, !fly.layout"),
 ])
 def test_bad_text_gets_a_located_error(text: str, message: str) -> None:
     with pytest.raises(va.errors.LayoutSyntaxError, match=re.escape(message)):

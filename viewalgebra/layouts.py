@@ -12,6 +12,7 @@ from ._layouts.algebra import (
 )
 from ._layouts.chains import layout_chain, layout_view
 from ._layouts.checks import LayoutCheck, check_composition, check_layout
+from ._layouts.padded import PaddedSharedLayout
 from ._layouts.read import parse_layout
 from ._layouts.values import (
     AnyLayout,
@@ -35,8 +36,8 @@ from ._layouts.vectors import (
 )
 
 __all__ = ["AnyLayout", "CommonVector", "ComposedLayout", "Composition", "CuteComparison", "IntTuple",
-           "Layout", "LayoutCheck", "LinearLayout", "Mismatch", "Swizzle", "VectorWitness",
-           "check_composition", "check_layout", "coalesce", "complement", "composition",
+           "Layout", "LayoutCheck", "LinearLayout", "Mismatch", "PaddedSharedLayout", "Swizzle",
+           "VectorWitness", "check_composition", "check_layout", "coalesce", "complement", "composition",
            "cute_max_common_vector", "cute_swizzle_vector", "evaluate", "idx2crd", "layout_chain",
            "layout_view", "left_inverse", "linear_layout", "max_common_vector", "parse_layout",
            "right_inverse", "vector_length"]

@@ -18,6 +18,7 @@ from .._maps.transform_map import TransformMap
 from .._maps.transforms import AddDim, AnyTransform, Broadcast, ConstDim, Embed, Merge, PassThrough, Unmerge
 from .._maps.view import View
 from ..errors import InvalidArgumentError
+from .padded import PaddedSharedLayout
 from .values import AnyLayout, ComposedLayout, Layout, LinearLayout, Swizzle, flatten
 
 Top = Literal["flat", "modes", "named"]
@@ -33,8 +34,9 @@ def layout_chain(layout: AnyLayout | Swizzle, top: Top = "flat") -> Chain:
 
     ``top``: ``flat`` is one upper dim, CuTe's colexicographic index (Triton's flat input, the
     first input dim the most minor); ``modes`` one dim per top-level mode (per Triton input dim);
-    ``named`` Triton's input dims, named. Example: ``layout_chain(parse_layout("(4,8):(8,1)"))``
-    is ``Merge{8, 4}`` over ``[32] -> [8, 4]`` and ``Embed{1, 8}`` over ``[8, 4] -> [32]``.
+    ``named`` Triton's input dims, named (a padded shared layout's tensor dims ``dim0``, ...).
+    Example: ``layout_chain(parse_layout("(4,8):(8,1)"))`` is ``Merge{8, 4}`` over
+    ``[32] -> [8, 4]`` and ``Embed{1, 8}`` over ``[8, 4] -> [32]``.
     """
     if top not in ("flat", "modes", "named"):
         raise InvalidArgumentError(f"layout_chain: top must be 'flat', 'modes' or 'named', got {top!r}")
@@ -61,18 +63,23 @@ def layout_chain(layout: AnyLayout | Swizzle, top: Top = "flat") -> Chain:
         return Chain(_cute_maps(layout.layout, layout.offset, top, bound) + _swizzle_maps(sw, bound))
     if isinstance(layout, LinearLayout):
         return Chain(_linear_maps(layout, top))
+    if isinstance(layout, PaddedSharedLayout):
+        return Chain(_padded_maps(layout, top))
     if isinstance(layout, Swizzle):
         if top == "named":
             raise InvalidArgumentError(
                 "layout_chain: top='named' names Triton's input dims; give 'flat' or 'modes' for a swizzle")
         return layout_chain(swizzle_layout(layout), top)
     raise InvalidArgumentError(
-        f"layout_chain: expected a Layout, ComposedLayout or LinearLayout, got {layout!r}")
+        "layout_chain: expected a Layout, ComposedLayout, LinearLayout, PaddedSharedLayout or "
+        f"Swizzle, got {layout!r}")
 
 
 def layout_view(layout: AnyLayout | Swizzle, top: Top = "flat", dtype: str = "f32") -> View:
-    """A layout's chain over a one-dim buffer of its offsets (``layout_chain``); a layout whose
-    offsets go below 0 gets a buffer offset so that each address is the layout's offset.
+    """A layout's chain (``layout_chain``) over a one-dim buffer of its offsets.
+
+    A layout whose offsets go below 0 gets a buffer offset, so that each address is the layout's
+    offset.
 
     Example: ``layout_view(parse_layout("(4,8):(1,4)")).address((9,)) == 9``.
     """
@@ -198,7 +205,24 @@ def _swizzle_maps(sw: Swizzle, bound: int) -> tuple[TransformMap, ...]:
     return split, add, mod, TransformMap((join,), split.lower_bounds, (bound,))
 
 
-def _linear_maps(layout: LinearLayout, top: Top) -> tuple[TransformMap, ...]:
+def _padded_maps(layout: PaddedSharedLayout, top: Top) -> tuple[TransformMap, ...]:
+    """A padded shared layout: the inverse of its linear component (tensor bits to offset bits) as
+    a Triton layout on the tensor's dims, its bits joined by an Embed weighing each offset bit by
+    the padded location it adds."""
+    n = len(layout.offset_bases)
+    bases: list[tuple[str, tuple[tuple[int, ...], ...]]] = []
+    bit = 0
+    for k, s in enumerate(layout.shape):
+        width = s.bit_length() - 1
+        bases.append((f"dim{k}", tuple((sum(b << j for j, b in enumerate(layout.inverse[bit + i])),)
+                                       for i in range(width))))
+        bit += width
+    inverse = LinearLayout(tuple(bases), (("offset", 1 << n),))
+    return _linear_maps(inverse, top, layout.bit_weights())
+
+
+def _linear_maps(layout: LinearLayout, top: Top, weights: tuple[int, ...] | None = None
+                 ) -> tuple[TransformMap, ...]:
     """A Triton layout: split the input into bits, XOR per output bit, join (Unmerge{2, ..., 2}
     when every output size is a power of two, else an Embed weighing each bit by its place)."""
     sizes = [s for _, s in layout.in_dims]
@@ -239,7 +263,10 @@ def _linear_maps(layout: LinearLayout, top: Top) -> tuple[TransformMap, ...]:
     power = all(s & (s - 1) == 0 for _, s in layout.out_dims)
     n = len(places)
     join: AnyTransform | None = None
-    if not power:
+    bound = 1 << n
+    if (not power or weights is not None) and n:
+        w = [p for _, _, p in places] if weights is None else list(weights)
         names = tuple(f"s{j}" for j in reversed(range(n)))
-        join = Embed(tuple(w for _, _, w in reversed(places)), names, tuple(range(n)), ("offset",), (0,))
-    return _xor_maps(split, groups, n, join, layout.cosize if not power else max(1 << n, 1))
+        join = Embed(tuple(reversed(w)), names, tuple(range(n)), ("offset",), (0,))
+        bound = sum(w) + 1
+    return _xor_maps(split, groups, n, join, bound)

@@ -7,7 +7,7 @@ Grammar (CuTe prints these with ``print(layout)``; NVIDIA/cutlass ``include/cute
     plain    := tuple ":" tuple | tuple          (a shape alone: compact colexicographic strides)
     tuple    := int | "(" tuple ("," tuple)* [","] ")"
     int      := ["-"] digits | "_" digits        (CuTe C++'s static integers print as _4)
-    swizzle  := "Sw<" int "," int "," int ">"
+    swizzle  := "Sw<" int "," int "," int ">" | "SW_" B "_" M "_" S   (pycute prints SW_3_3_3)
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .values import ComposedLayout, IntTuple, Layout, Swizzle, compact_strides
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<int>-?[0-9]+|_[0-9]+)
+  | (?P<sw>SW_[0-9]+_[0-9]+_-?[0-9]+)
   | (?P<ident>[A-Za-z_][\w.]*|\#[\w.]+|![\w.]+)
   | (?P<string>"(?:[^"\\\n]|\\.)*")
   | (?P<arrow>->)
@@ -97,7 +98,19 @@ class Reader:
                 items.append(self.int_tuple())
             self.take(")", "',' or ')'")
             return tuple(items)
-        return self.integer("an integer or '('")
+        tok = self.peek()
+        if tok is not None and tok.text in ("?", "*"):
+            what = "a dynamic integer '?'" if tok.text == "?" else "an empty leaf '*'"
+            raise LayoutSyntaxError(f"{what} has no value to read: give static integers", self.text,
+                                    tok.offset)
+        value = self.integer("an integer or '('")
+        after = self.peek()
+        if (after is not None and after.kind == "ident" and re.fullmatch(r"(E[0-9]+)+", after.text)
+                and after.offset == self.toks[self.i - 1].offset + len(self.toks[self.i - 1].text)):
+            raise LayoutSyntaxError(
+                f"a scaled-basis stride ({self.toks[self.i - 1].text}{after.text}) maps to a coordinate, "
+                "not an offset: give integer strides", self.text, self.toks[self.i - 1].offset)
+        return value
 
     def plain(self) -> Layout:
         start = self.peek()
@@ -114,16 +127,23 @@ class Reader:
             offset = start.offset if start else 0
             raise LayoutSyntaxError(str(e), self.text, offset) from None
 
-    def swizzle(self) -> Swizzle:
+    def swizzle(self, word: str = "Sw") -> Swizzle:
         start = self.peek()
-        self.take("Sw", "'Sw'")
-        self.take("<", "'<' after 'Sw'")
+        if start is not None and start.kind == "sw" and word == "Sw":
+            self.i += 1
+            b, m, s = (int(x) for x in re.findall(r"-?[0-9]+", start.text))
+            return self._swizzle(b, m, s, start)
+        self.take(word, repr(word))
+        self.take("<", f"'<' after '{word}'")
         b = self.integer("B, an integer")
         self.take(",", "',' after B")
         m = self.integer("M, an integer")
         self.take(",", "',' after M")
         s = self.integer("S, an integer")
         self.take(">", "'>' after S")
+        return self._swizzle(b, m, s, start)
+
+    def _swizzle(self, b: int, m: int, s: int, start: Tok | None) -> Swizzle:
         try:
             return Swizzle(b, m, s)
         except InvalidArgumentError as e:
@@ -131,21 +151,44 @@ class Reader:
 
     def cute(self) -> Layout | ComposedLayout | Swizzle:
         """A plain, composed or swizzle layout (the whole rest of the text)."""
-        if not self.at("Sw"):
+        first = self.peek()
+        if not (self.at("Sw") or (first is not None and first.kind == "sw")):
             layout = self.plain()
             self.end()
             return layout
         sw = self.swizzle()
-        if self.peek() is None:
+        return self.composed(sw)
+
+    def composed(self, sw: Swizzle, close: str | None = None) -> Layout | ComposedLayout | Swizzle:
+        """The rest of ``Sw<...> [o OFF] o L``, up to ``close`` (or the end of the text)."""
+        ending = "the end of the layout" if close is None else repr(close)
+        if self.peek() is None or self.at(close or ""):
+            self._close(close)
             return sw
-        self.take("o", "'o' (composition) or the end of the layout")
+        self.take("o", f"'o' (composition) or {ending}")
         offset = 0
-        if self.peek(1) is not None and self.peek(1).text == "o":  # pyright: ignore[reportOptionalMemberAccess]
+        after = self.peek(1)
+        if after is not None and after.text == "o":
+            tok = self.peek()
+            if tok is not None and tok.text == "(":
+                raise LayoutSyntaxError("a tuple offset belongs to a coordinate swizzle: give an "
+                                        "integer offset", self.text, tok.offset)
             offset = self.integer("the offset, an integer")
             self.take("o", "'o' after the offset")
+        tok = self.peek()
+        if tok is not None and tok.text == "[":
+            raise LayoutSyntaxError("a nested composed layout is not read: give a swizzle composed "
+                                    "with a plain layout", self.text, tok.offset)
         layout = self.plain()
-        self.end()
+        self._close(close)
         return ComposedLayout(sw, offset, layout)
+
+    def _close(self, close: str | None) -> None:
+        if close is None:
+            self.end()
+        else:
+            self.take(close, f"{close!r}")
+            self.end()
 
 
 def parse_cute(text: str) -> Layout | ComposedLayout | Swizzle:

@@ -21,6 +21,7 @@ from typing import TypeAlias, cast
 
 from .._common.ints import integer
 from ..errors import InvalidArgumentError
+from .padded import PaddedSharedLayout
 
 IntTuple: TypeAlias = int | tuple["IntTuple", ...]
 """An integer or a (nested) tuple of them: CuTe's shapes, strides and coordinates."""
@@ -68,8 +69,9 @@ def compact_strides(shape: IntTuple) -> IntTuple:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """A CuTe layout ``shape:stride``: the coordinate ``c`` (colexicographic index, first mode
-    fastest) goes to the offset ``sum(c_i * stride_i)`` over the leaves.
+    """A CuTe layout ``shape:stride``: a coordinate ``c`` goes to ``sum(c_i * stride_i)`` over the leaves.
+
+    An index is a coordinate colexicographically (the first mode fastest).
 
     Example: ``str(Layout((4, 8), (1, 4))) == "(4,8):(1,4)"``; ``evaluate(it, 5) == 5``.
     """
@@ -119,8 +121,9 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class Swizzle:
-    """CuTe's ``Swizzle<B, M, S>``: ``x ^ shiftr(x & (((1 << B) - 1) << (M + max(0, S))), S)``;
-    the ``B`` bits at ``M + max(0, S)`` are XOR-ed into those at ``M - min(0, S)``.
+    """CuTe's ``Swizzle<B, M, S>``: ``x ^ shiftr(x & (((1 << B) - 1) << (M + max(0, S))), S)``.
+
+    The ``B`` bits at ``M + max(0, S)`` are XOR-ed into those at ``M - min(0, S)``.
 
     Example: ``Swizzle(3, 3, 3)`` maps 64 to ``64 ^ 8 == 72``; ``str`` is ``Sw<3,3,3>``.
     """
@@ -199,8 +202,9 @@ class ComposedLayout:
 
 @dataclass(frozen=True, slots=True)
 class LinearLayout:
-    """A Triton linear layout: basis vectors per input dim (one integer per output dim) and the
-    output dims with their sizes; an input goes to the XOR of the basis vectors of its set bits.
+    """A Triton linear layout: an input goes to the XOR of the basis vectors of its set bits.
+
+    Basis vectors per input dim (one integer per output dim) and the output dims with their sizes.
 
     Build one with ``linear_layout``. Example: ``linear_layout({"register": [[1], [2]], "lane":
     [[4]]}, {"dim0": 8})`` is the identity on 8 elements (register fastest).
@@ -270,14 +274,16 @@ class LinearLayout:
         return f"{{{ins}}} -> {{{outs}}}"
 
 
-AnyLayout: TypeAlias = Layout | ComposedLayout | LinearLayout
-"""Any layout the readers produce."""
+AnyLayout: TypeAlias = Layout | ComposedLayout | LinearLayout | PaddedSharedLayout
+"""Any layout the readers produce (and a swizzle alone, ``Swizzle``)."""
 
 
 def linear_layout(bases: Mapping[str, Sequence[Sequence[int]]],
                   out_dims: Mapping[str, int] | Sequence[tuple[str, int]]) -> LinearLayout:
-    """A Triton linear layout from its bases (input dim -> basis vectors, one integer per output
-    dim) and its output dims (name -> size, the first the most minor).
+    """A Triton linear layout from its bases and its output dims.
+
+    Bases: input dim -> basis vectors, one integer per output dim; output dims: name -> size, the
+    first the most minor.
 
     Example: ``linear_layout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})``.
     """
@@ -325,11 +331,14 @@ def _first(t: IntTuple) -> int:
 
 
 def evaluate(layout: AnyLayout | Swizzle, index: int | tuple[object, ...]) -> int:
-    """The layout's own function at an index or coordinate, computed from its definition (CuTe's
-    ``crd2idx(idx2crd(...))``, the swizzle's XOR, Triton's XOR of bases), not through a chain.
+    """The layout's own function at an index or coordinate, computed from its definition.
+
+    CuTe's ``crd2idx(idx2crd(...))``, the swizzle's XOR, Triton's XOR of bases, Triton's padding;
+    not through a chain.
 
     A CuTe index is a flat index or a (nested) coordinate; a Triton input is a flat index (the
-    first input dim the most minor) or one value per input dim.
+    first input dim the most minor) or one value per input dim; a padded shared layout's input is
+    a tensor element, flat (``dim0`` the most minor) or one coordinate per dim.
     Example: ``evaluate(parse_layout("Sw<1,0,1> o 0 o 4:1"), 2) == 3``.
     """
     if isinstance(layout, Layout):
@@ -342,12 +351,35 @@ def evaluate(layout: AnyLayout | Swizzle, index: int | tuple[object, ...]) -> in
         return layout.swizzle(layout.offset + evaluate(layout.layout, index))
     if isinstance(layout, LinearLayout):
         return _linear(layout, index)
+    if isinstance(layout, PaddedSharedLayout):
+        return layout.location(layout.offset_of(_tensor_coords(layout, index)))
     if isinstance(layout, Swizzle):
         x = integer(index, "evaluate index", InvalidArgumentError)
         if x < 0:
             raise InvalidArgumentError(f"evaluate: a swizzle's index must not be negative, got {x}")
         return layout(x)
-    raise InvalidArgumentError(f"evaluate: expected a Layout, ComposedLayout or LinearLayout, got {layout!r}")
+    raise InvalidArgumentError("evaluate: expected a Layout, ComposedLayout, LinearLayout, "
+                               f"PaddedSharedLayout or Swizzle, got {layout!r}")
+
+
+def _tensor_coords(layout: PaddedSharedLayout, index: int | tuple[object, ...]) -> list[int]:
+    if isinstance(index, tuple):
+        coords = [integer(v, "evaluate coordinate", InvalidArgumentError) for v in index]
+        if len(coords) != len(layout.shape):
+            raise InvalidArgumentError(f"evaluate: give one coordinate per tensor dim {list(layout.shape)}, "
+                                       f"got {index!r}")
+    else:
+        flat = integer(index, "evaluate index", InvalidArgumentError)
+        if not 0 <= flat < layout.size:
+            raise InvalidArgumentError(f"evaluate: index {flat} outside 0..{layout.size - 1}")
+        coords: list[int] = []
+        for s in layout.shape:
+            coords.append(flat % s)
+            flat //= s
+    for c, s in zip(coords, layout.shape, strict=True):
+        if not 0 <= c < s:
+            raise InvalidArgumentError(f"evaluate: coordinate {c} outside 0..{s - 1}")
+    return coords
 
 
 def _check_coord(coord: IntTuple, shape: IntTuple) -> None:
