@@ -293,6 +293,12 @@ def test_max_common_vector_equals_brute_force(pair: tuple[L.Layout, L.Layout], a
         assert result.witness.length not in legal
     capped = L.max_common_vector(a, b, bits=32, aligned=aligned)
     assert capped.length == max(v for v in legal if v <= 4) and capped.width_bits == 32 * capped.length
+    if not aligned:  # CuTe's rule beside it: the verdict follows the brute-force legal set
+        c = L.cute_max_common_vector(a, b)
+        expected = ("CuTe rejects" if c.cute is None else "equal" if c.cute == max(legal)
+                    else "CuTe conservative" if c.cute in legal else "CuTe unsound")
+        assert c.verdict == expected
+        event(f"CuTe: {c.verdict}")
 
 
 # {{{ the peers' cases, with their right answers (derived by the brute force above)
@@ -431,3 +437,26 @@ def test_max_common_vector_on_radices_with_gaps() -> None:
             assert (result.length, result.legal) == (max(legal), tuple(legal)), (a, b)
             seen_long_with_holes |= result.length > 1 and None in values
     assert seen_long_with_holes
+
+
+@SETTINGS
+@given(pair=composable(), bits=st.integers(1, 3), base=st.integers(0, 2), offset=st.integers(0, 5))
+def test_composition_with_a_swizzled_outer_layout(pair: tuple[L.Layout, L.Layout], bits: int, base: int,
+                                                  offset: int) -> None:
+    """``(Sw<B,M,S> o OFF o a) o b`` against the swizzle computed bit by bit."""
+    a, b = pair
+    outer = L.ComposedLayout(L.Swizzle(bits, base, bits), offset, a)
+    f = [swizzled(bits, base, bits, offset + table(a)[y]) for y in table(b)]
+    result = L.composition(outer, b)
+    lower, valid = chain_points(result.chain.maps, np.arange(b.size)[:, None])
+    assert valid.all() and lower[:, 0].tolist() == f
+    if result.layout is not None:
+        assert table(result.layout) == f
+    else:
+        assert f[0] != 0 or layouts_with_function(f, leaves(b.shape)) == []
+    claimed = result.layout or b  # the right layout, or a wrong claim to be caught
+    check = L.check_composition(outer, b, claimed)
+    first = next((i for i, (x, y) in enumerate(zip(f, table(claimed), strict=True)) if x != y), None)
+    assert check.ok == (first is None)
+    if first is not None:
+        assert check.mismatch is not None and (check.mismatch.index, check.mismatch.expected) == (first, f[first])

@@ -69,7 +69,7 @@ def test_the_text_grid_is_every_offset_mode_0_down():
     assert result.returncode == 0 and result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines[0] == "layout: Sw<3,3,3> o 0 o (24,8):(1,32) (CuTe swizzled layout; size 192, offsets below 512)"
-    assert lines[1] == "offsets (dim 0 down, dim 1 across):"
+    assert lines[1] == "offsets (mode 0 down, mode 1 across):"
     assert lines[2].split() == [str(c) for c in range(8)]
     layout = L.parse_layout(SWIZZLED)
     for r, line in enumerate(lines[3:]):
@@ -150,3 +150,36 @@ def test_a_layout_of_one_mode_is_one_row(text):
     layout = L.parse_layout(text)
     assert (draw["rows"], draw["cols"]) == (None, 0)
     assert draw["grid"] == [[L.evaluate(layout, i) for i in range(min(layout.size, 64))]]
+
+
+TRITON = ("#ttg.linear<{register = [[1], [2], [16], [0]], lane = [[0], [0], [0], [0], [0]], warp = [[4], [8]], "
+          "block = []}>")
+"""A layout of triton-lang/triton's tests (test/Conversion), as tests/test_layouts_read.py reads it."""
+
+
+def test_a_triton_layout_is_drawn_on_its_named_dims_and_answered_by_the_engine():
+    layout = L.parse_layout(TRITON)
+    result = run("layout", TRITON, "--vector", "--draw")
+    assert result.returncode == 0, result.stderr
+    assert "offsets (warp down, register across):" in result.stdout
+    document = json.loads(run("layout", TRITON, "--vector", "--draw", "--json").stdout)
+    conforms(document, documented_shapes()["layout"])
+    vector, draw = document["vector"], document["draw"]
+    assert vector["method"] == "general engine" and "cute" not in vector
+    exact = va.max_vector_length(L.layout_view(layout), 0)
+    assert (vector["length"], vector["legal"]) == (exact.length, list(exact.legal)) == (4, [1, 2, 4])
+    # the flat index has register most minor (16), then lane (32), then warp (4)
+    assert draw["grid"] == [[L.evaluate(layout, c + 16 * 32 * r) for c in range(16)] for r in range(4)]
+
+
+@pytest.mark.parametrize(("text", "kind", "rows", "cols"), [
+    ("!fly.layout<(4,8):(1,4)>", "CuTe layout", 4, 8),
+    ("#ttg.padded_shared<[2:+1, 4:+2] {order = [0], shape = [16]}>", "Triton padded shared layout", 1, 16),
+])
+def test_flydsl_and_padded_shared_text_read(text, kind, rows, cols):
+    document = json.loads(run("layout", text, "--vector", "--draw", "--json").stdout)
+    conforms(document, documented_shapes()["layout"])
+    layout = L.parse_layout(text)
+    assert document["kind"] == kind and document["vector"]["length"] == L.vector_length(layout).length
+    assert document["draw"]["grid"] == [[L.evaluate(layout, r + rows * c) for c in range(cols)]
+                                        for r in range(rows)]

@@ -1,7 +1,7 @@
-"""``viewalgebra layout TEXT``: one layout read back (``parse_layout``), its size and the
-number of offsets of its view's buffer; ``--vector`` its exact vector length with a witness
-(docs/layouts.md); ``--draw`` its offsets as a text grid, or as an SVG picture with
-``--draw OUT.svg``."""
+"""``viewalgebra layout TEXT``: one layout read back (``parse_layout``: CuTe, pycute, FlyDSL,
+Triton), its size and the number of offsets of its view's buffer; ``--vector`` its exact vector
+length with a witness (docs/layouts.md); ``--draw`` its offsets as a text grid, or as an SVG
+picture with ``--draw OUT.svg``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from .._draw import cli_crop_note, cli_slice, render_svg
 from .._draw.slice import Slice
 from .._layouts.chains import layout_view
+from .._layouts.padded import PaddedSharedLayout
 from .._layouts.read import parse_layout
 from .._layouts.values import ComposedLayout, Layout, LinearLayout, Swizzle
 from .._layouts.vector import vector_length, vector_method
@@ -25,7 +26,7 @@ from .inputs import write_text
 LAYOUT = "<layout>"
 """The label of a layout given as text."""
 
-Drawn = Layout | ComposedLayout | LinearLayout | Swizzle
+Drawn = Layout | ComposedLayout | LinearLayout | PaddedSharedLayout | Swizzle
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +68,8 @@ def _kind(layout: Drawn) -> str:
         return "CuTe swizzled layout"
     if isinstance(layout, Swizzle):
         return "CuTe swizzle"
+    if isinstance(layout, PaddedSharedLayout):
+        return "Triton padded shared layout"
     return "Triton linear layout"
 
 
@@ -132,9 +135,10 @@ def _grouped(layout: Layout) -> Layout:
 
 def _draw(layout: Drawn, output: str, lines: list[str]) -> dict[str, Any]:
     """The offsets on a grid: CuTe's mode 0 down, the other modes across (Triton's: two of its
-    input dims, as ``draw`` chooses them); an SVG file when ``output`` names one, else text."""
+    named dims, as ``draw`` chooses them, the others at 0); an SVG file when ``output`` names one,
+    else text."""
     grouped, rows, cols = _two_modes(layout)
-    view = layout_view(grouped, "named" if isinstance(layout, LinearLayout) else "modes")
+    view = layout_view(grouped, "named" if isinstance(layout, LinearLayout | PaddedSharedLayout) else "modes")
     sl = cli_slice(view, rows=rows or None, cols=cols or None, fixed=[], vector_dim=None)
     note = cli_crop_note(sl)
     found: dict[str, Any] = {
@@ -147,7 +151,7 @@ def _draw(layout: Drawn, output: str, lines: list[str]) -> dict[str, Any]:
     else:
         grid = _grid(view, sl)
         found["grid"] = grid
-        lines += _grid_text(grid, sl)
+        lines += _grid_text(grid, sl, _dim_names(layout))
     if note is not None:
         lines.append(f"note: {note}")
     return found
@@ -171,11 +175,24 @@ def _grid(view: View, sl: Slice) -> list[list[int]]:
     return grid
 
 
-def _grid_text(grid: list[list[int]], sl: Slice) -> list[str]:
+def _dim_names(layout: Drawn) -> list[str]:
+    """What each dim of the drawn view is: CuTe's modes (those after the first grouped into one),
+    Triton's input dims or tensor dims."""
+    if isinstance(layout, LinearLayout):
+        return [name for name, _ in layout.bases]
+    if isinstance(layout, PaddedSharedLayout):
+        return [f"dim{d}" for d in range(len(layout.shape))]
+    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
+    if isinstance(inner, Swizzle) or inner.rank == 1:
+        return ["index"]
+    return ["mode 0", "mode 1" if inner.rank == 2 else f"modes 1-{inner.rank - 1}"]
+
+
+def _grid_text(grid: list[list[int]], sl: Slice, names: list[str]) -> list[str]:
     """CuTe's ``print_layout`` form: column coordinates on top, row coordinates on the left."""
     width = max(len(str(x)) for row in grid for x in [*row, sl.col_window.stop, sl.row_window.stop])
-    down = "one row" if sl.rows is None else f"dim {sl.rows} down"
-    across = "one column" if sl.cols is None else f"dim {sl.cols} across"
+    down = "one row" if sl.rows is None else f"{names[sl.rows]} down"
+    across = "one column" if sl.cols is None else f"{names[sl.cols]} across"
     out = [f"offsets ({down}, {across}):", " " * (width + 1) + " ".join(
         f"{c:>{width}}" for c in sl.col_window)]
     out += [f"{r:>{width}} " + " ".join(f"{x:>{width}}" for x in row) for r, row in zip(sl.row_window, grid,

@@ -33,7 +33,7 @@ _COMMANDS = {
              "load and store beside the exact width and the best layout's, on Dask (this machine's cores "
              "or a cluster); writes results.parquet and a picture, prints a summary; exit 1 on an unsound "
              "or failing width, a failing check or an error",
-    "layout": "one layout given as text (CuTe's or pycute's, a swizzle, a composed layout: what "
+    "layout": "one layout given as text (CuTe's, pycute's, FlyDSL's or Triton's: what "
               "va.layouts.parse_layout reads): its size; with --vector the exact vector length of its "
               "flat index with a witness, with --draw its offsets on a grid (text, or an SVG file)",
 }
@@ -101,7 +101,8 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="write the ops in generic form (MLIR's parser reads it without rocMLIR)")
         elif name == "layout":
             sub.add_argument("input", metavar="TEXT",
-                             help='the layout, e.g. "(4,8):(1,4)" or "Sw<3,3,3> o (24,8):(1,32)"')
+                             help='the layout, e.g. "(4,8):(1,4)", "Sw<3,3,3> o (24,8):(1,32)" or '
+                                  '"#ttg.linear<{...}>"')
             sub.add_argument("--vector", action="store_true",
                              help="the exact vector length of the flat index -> offset, with a witness")
             sub.add_argument("--draw", nargs="?", const="", metavar="OUT.svg",

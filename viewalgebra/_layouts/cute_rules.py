@@ -13,6 +13,7 @@ condition", "Non-injective Layout detected in complement") would stop the compil
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from ..errors import CuteRuleError
 from .values import ComposedLayout, IntTuple, Layout, flatten
@@ -63,15 +64,14 @@ def cute_composition(a: Layout, b: Layout) -> Layout:
 
 def _compose(l_shape: IntTuple, l_stride: IntTuple, r_shape: IntTuple, r_stride: IntTuple) -> Layout:
     if isinstance(r_shape, tuple):
-        assert isinstance(r_stride, tuple)  # congruent by Layout's own check
-        parts = [_compose(l_shape, l_stride, s, d) for s, d in zip(r_shape, r_stride, strict=True)]
+        strides = cast(tuple[IntTuple, ...], r_stride)  # congruent with r_shape (Layout checks it)
+        parts = [_compose(l_shape, l_stride, s, d) for s, d in zip(r_shape, strides, strict=True)]
         return Layout(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
-    assert isinstance(r_stride, int)
+    r_stride = cast(int, r_stride)
     if r_stride == 0:
         return Layout(r_shape, 0)
     if isinstance(l_shape, int):
-        assert isinstance(l_stride, int)
-        return Layout(r_shape, r_stride * l_stride)
+        return Layout(r_shape, r_stride * cast(int, l_stride))
     lhs = list(zip(flatten(l_shape), flatten(l_stride), strict=True))
     result: list[tuple[int, int]] = []
     rest_shape, rest_stride = r_shape, r_stride

@@ -40,7 +40,7 @@ def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, ali
     only, and ``bits`` caps it at ``bits // dtype``-bit elements (rocMLIR's 128-bit accesses:
     ``bits=128``). A plain ``Layout`` is answered in closed form (docs/layouts.md: the size of
     its coalesced contiguous first mode, with the run, the alignment and the options applied)
-    in microseconds; composed, swizzled and Triton layouts by the general engine, within
+    in microseconds; swizzled, Triton and padded shared layouts by the general engine, within
     ``timeout`` seconds. The witness says why the next candidate fails.
 
     Example: ``vector_length(parse_layout("(4,8):(1,4)")).length == 32``;
