@@ -3,7 +3,7 @@ modes beside pycute's formulas on the same layouts, same run.
 
 Run: ``.venv/bin/python benchmarks/bench_layouts.py [--quick]``.
 
-pycute (PyPI ``nvidia-cutlass``, ``pip install --no-deps nvidia-cutlass``; not a dependency) has
+pycute (PyPI ``nvidia-cutlass``: the ``peers`` extra, or ``pip install --no-deps nvidia-cutlass``) has
 no ``max_common_vector``; CuTe's (``include/cute/layout.hpp`` in NVIDIA/cutlass) is
 ``coalesce(composition(a, right_inverse(b)))``'s first mode when its stride is 1, which for the
 flat index (``b`` the identity of ``size(a)``) is ``coalesce(a)``'s first mode. Both are timed:
@@ -72,7 +72,7 @@ def _pycute_queries() -> tuple[list[Callable[[], object]], list[Callable[[], obj
     try:
         import pycute  # noqa: PLC0415
     except ImportError as e:
-        return f"pycute not importable ({e}; pip install --no-deps nvidia-cutlass)"
+        return f"pycute not importable ({e}; the peers extra, or pip install --no-deps nvidia-cutlass)"
     cute = pycute
 
     def first_mode(c: object) -> int:
