@@ -183,3 +183,9 @@ def test_flydsl_and_padded_shared_text_read(text, kind, rows, cols):
     assert document["kind"] == kind and document["vector"]["length"] == L.vector_length(layout).length
     assert document["draw"]["grid"] == [[L.evaluate(layout, r + rows * c) for c in range(cols)]
                                         for r in range(rows)]
+
+
+def test_a_negative_stride_says_where_the_offsets_are():
+    result = run("layout", "(4,8):(-1,4)", "--vector")
+    assert result.stdout.splitlines()[0] == "layout: (4,8):(-1,4) (CuTe layout; size 32, offsets -3 to 28)"
+    assert "2 is illegal: address jump from [0] to [1] (addresses 0 -> -1)" in result.stdout

@@ -39,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
         flat = layout_view(layout)
         report: dict[str, Any] = {"layout": str(layout), "kind": _kind(layout), "size": flat.shape[0],
                                   "cosize": flat.buffer.shape[0]}
-        lines = [f"layout: {report['layout']} ({report['kind']}; size {report['size']}, offsets below "
-                 f"{report['cosize']})"]
+        low = flat.buffer.offset  # below 0 for a negative stride: the buffer starts there
+        span = f"offsets below {report['cosize']}" if low == 0 else (
+            f"offsets {low} to {low + report['cosize'] - 1}")
+        lines = [f"layout: {report['layout']} ({report['kind']}; size {report['size']}, {span})"]
         if args.vector:
             report["vector"] = _vector(layout, args, lines)
         if args.draw is not None:
