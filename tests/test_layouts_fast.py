@@ -201,7 +201,8 @@ def test_each_mode_of_an_mma_atom_is_a_layout_of_its_own():
     (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), length=2.0), "length must be an integer"),
     (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), aligned=1), "must be True or False"),
     (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), dtype="q7"), "unknown element type"),
-    (lambda: L.vector_length("(4,8):(1,4)"), "expected a Layout, ComposedLayout or LinearLayout"),
+    (lambda: L.vector_length("(4,8):(1,4)"), "vector_length: expected a layout (Layout, ComposedLayout, Swizzle, "
+                                              "LinearLayout or PaddedSharedLayout; parse_layout reads text)"),
     (lambda: L.vector_length(L.Layout((4, 8), (1, 4)), timeout=-1), "timeout must be positive seconds"),
 ])
 def test_bad_arguments_are_refused_with_what_to_give(call, message):

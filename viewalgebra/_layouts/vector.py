@@ -24,7 +24,8 @@ from .._engine.budget import check_timeout
 from .._maps.buffer import dtype_bits
 from ..errors import InternalError, InvalidArgumentError
 from .chains import layout_view
-from .values import AnyLayout, IntTuple, Layout, Swizzle
+from .padded import PaddedSharedLayout
+from .values import AnyLayout, ComposedLayout, IntTuple, Layout, LinearLayout, Swizzle
 
 Method = Literal["closed form", "general engine"]
 
@@ -60,6 +61,10 @@ def vector_length(layout: AnyLayout | Swizzle, *, length: int | None = None, ali
     if timeout != 60.0:  # unused by the closed form, a bad one refused alike
         check_timeout(timeout, "vector_length")
     if type(layout) is not Layout:
+        if not isinstance(layout, Layout | ComposedLayout | LinearLayout | PaddedSharedLayout | Swizzle):
+            raise InvalidArgumentError(
+                "vector_length: expected a layout (Layout, ComposedLayout, Swizzle, LinearLayout or "
+                f"PaddedSharedLayout; parse_layout reads text), got {layout!r}")
         view = layout_view(layout, "flat", dtype)
         return max_vector_length(view, 0, length, max_elements=cap, power_of_two=power_of_two,
                                  aligned=aligned, timeout=timeout)
