@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -147,7 +148,7 @@ def test_every_swizzle_that_fits_is_its_function() -> None:
     for b, m in itertools.product(range(4), range(4)):
         for s in [s for s in range(-5, 6) if abs(s) >= b]:
             sw = L.parse_layout(f"Sw<{b},{m},{s}>")
-            assert isinstance(sw, L.Swizzle)
+            assert isinstance(sw, L.Swizzle) and L.parse_layout(str(sw)) == sw
             view = L.layout_view(sw)
             assert flat_addresses(view) == [swizzle_bits(b, m, s, x) for x in range(view.shape[0])]
 
@@ -375,6 +376,9 @@ def test_cute_text(text: str, layout: object) -> None:
     ("Sw<3,3,2>", "1:1: Swizzle: |S| must be at least B"),
     ("Sw<3,3,3> (4,8)", "1:11: expected 'o' (composition) or the end of the layout, got '('"),
     ("(4;8)", "1:3: unexpected character ';'"),
+    ("(4,8):(1,4) o 0 o 32:1", "1:13: a layout composed with a layout is not read"),
+    ("(4,8):\n  (1,4,)x", "2:9: expected the end of the layout, got 'x'"),
+    ("(4,8):(1_4)", "1:9: expected ',' or ')', got '_4'"),
     ("!fly.layout<(8,?):(1,8)>", "1:16: a dynamic integer '?' has no value to read"),
     ("!fly.layout<(4,8):(1E0,1E1)>", "1:20: a scaled-basis stride (1E0) maps to a coordinate"),
     ("!fly.composed_layout<CS<3,0,[1],0,[2]> o (0,0,0) o (4,8):(1,4)>", "1:22: a coordinate swizzle"),
@@ -410,6 +414,23 @@ def test_bad_values_get_clear_errors() -> None:
         L.layout_chain(L.parse_layout("Sw<1,0,1> o 0 o 4:-1"))
     with pytest.raises(va.errors.InvalidArgumentError, match="has 2 entries, give one per output dim"):
         L.linear_layout({"register": [[1, 0]]}, {"dim0": 4})
+
+
+def test_evaluate_refuses_what_is_outside_the_layout() -> None:
+    cases = [
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), 32), "evaluate: index 32 outside 0..31 of (4,8):(1,4)"),
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), (1, 2, 3)), "does not fit shape (4,8)"),
+        (lambda: L.evaluate(L.Layout((4, 8), (1, 4)), (4, 0)), "evaluate: coordinate 4 outside 0..3"),
+        (lambda: L.idx2crd(6, (2, 3)), "idx2crd: index 6 outside 0..5 of shape (2,3)"),
+        (lambda: L.evaluate(L.linear_layout({"lane": [[1]]}, {"dim0": 2}), 2), "index 2 outside 0..1"),
+        (lambda: L.evaluate(L.linear_layout({"lane": [[1]]}, {"dim0": 2}), (0, 1)), "one value per input dim"),
+        (lambda: L.evaluate(L.Swizzle(1, 0, 1), -1), "must not be negative"),
+        (lambda: L.linear_layout(cast(Any, [("lane", [[1]])]), {"dim0": 2}), "bases must map input dim names"),
+        (lambda: L.Swizzle(2, 0, 1), "|S| must be at least B"),
+    ]
+    for run, message in cases:
+        with pytest.raises(va.errors.InvalidArgumentError, match=re.escape(message)):
+            run()
 
 
 def test_negative_strides_read_below_the_buffer_origin() -> None:

@@ -154,6 +154,10 @@ class Reader:
         first = self.peek()
         if not (self.at("Sw") or (first is not None and first.kind == "sw")):
             layout = self.plain()
+            tok = self.peek()
+            if tok is not None and tok.text == "o":
+                raise LayoutSyntaxError("a layout composed with a layout is not read: give a swizzle "
+                                        "Sw<B,M,S> composed with a layout", self.text, tok.offset)
             self.end()
             return layout
         sw = self.swizzle()

@@ -344,6 +344,9 @@ def evaluate(layout: AnyLayout | Swizzle, index: int | tuple[object, ...]) -> in
     if isinstance(layout, Layout):
         coord = _int_tuple(index, "evaluate index")
         if isinstance(coord, int):
+            if not 0 <= coord < layout.size:
+                raise InvalidArgumentError(
+                    f"evaluate: index {coord} outside 0..{layout.size - 1} of {layout}")
             coord = idx2crd(coord, layout.shape)
         _check_coord(coord, layout.shape)
         return _crd2idx(coord, layout.shape, layout.stride)
