@@ -290,7 +290,10 @@ def test_max_common_vector_equals_brute_force(pair: tuple[L.Layout, L.Layout], a
     result = L.max_common_vector(a, b, aligned=aligned)
     assert result.legal == tuple(legal) and result.length == max(legal)
     if result.witness is not None:
-        assert result.witness.length not in legal
+        w = result.witness
+        assert w.length not in legal and w.length > result.length
+        assert list(w.values) == values[w.offset:w.offset + len(w.values)]
+        assert w.coord == (None if values[w.offset] is None else L.idx2crd(fb.index(w.offset), b.shape))
     capped = L.max_common_vector(a, b, bits=32, aligned=aligned)
     assert capped.length == max(v for v in legal if v <= 4) and capped.width_bits == 32 * capped.length
     if not aligned:  # CuTe's rule beside it: the verdict follows the brute-force legal set
@@ -343,6 +346,10 @@ def test_logical_divide_24_by_5_leaves_the_domain() -> None:
     with pytest.raises(va.errors.LayoutAlgebraError, match=r"sends index 24 \(coordinate \(4, 4\)\) to 24") as e:
         L.composition(P("24:1"), P("(5,5):(1,5)"))
     assert e.value.witness == (24, (4, 4), 24)
+    with pytest.raises(va.errors.LayoutAlgebraError, match=r"sends index 24 \(coordinate \(4, 4\)\) to 24"):
+        L.logical_divide(P("24:1"), P("5:1"))
+    divided = L.logical_divide(P("24:1"), P("4:1"))  # 4 divides 24: the tiles of 4
+    assert str(divided.layout) == "(4,6):(1,4)" and table(divided.layout) == list(range(24))
 
 
 def test_inverses_of_what_is_not_one_to_one_are_refused() -> None:
@@ -362,16 +369,20 @@ def test_flydsl_634_swizzle_rescaled_by_bytes(element_bytes: int, right: str, wr
     ``Sw<3,3,3>`` (``Sw<3,2,3>``), CuTe's ``upcast<EBITS/8>``; FlyDSL's ``upcast<EBITS>`` gives
     ``Sw<3,0,3>`` for f16 (and a negative base for f32)."""
     tile = "(8,64):(64,1)"
+    offsets = table(P(tile))
 
     def by_bytes(i: int) -> int:
-        return swizzled(3, 4, 3, element_bytes * table(P(tile))[i]) // element_bytes
+        return swizzled(3, 4, 3, element_bytes * offsets[i]) // element_bytes
 
     assert L.check_layout(f"{right} o 0 o {tile}", by_bytes).ok
     if wrong is not None:
         check = L.check_layout(f"{wrong} o 0 o {tile}", by_bytes)
-        first = next(i for i in range(512) if by_bytes(i) != swizzled(3, 0, 3, table(P(tile))[i]))
+        first = next(i for i in range(512) if by_bytes(i) != swizzled(3, 0, 3, offsets[i]))
         assert not check.ok and check.mismatch is not None and check.mismatch.index == first == 1
         assert (check.mismatch.expected, check.mismatch.got) == (72, 64) == (by_bytes(1), swizzled(3, 0, 3, 64))
+        as_flydsl_prints_it = L.check_layout(f"!fly.composed_layout<S<3,0,3> o 0 o {tile}>", by_bytes)
+        assert as_flydsl_prints_it.mismatch == check.mismatch
+        assert L.check_layout(f"!fly.composed_layout<S<3,3,3> o 0 o {tile}>", by_bytes).ok
 
 
 def test_check_layout_against_transform_maps() -> None:
@@ -413,6 +424,8 @@ def test_cute_max_common_vector_verdicts() -> None:
     assert w is not None and w.length == 3 and w.offset == 7 and w.coord is None
     equal = L.cute_max_common_vector(P("(4,8):(1,4)"), P("32:1"))
     assert (equal.cute, equal.exact.length, equal.verdict) == (32, 32, "equal")
+    backwards = L.max_common_vector(P("8:-1"), P("8:1")).witness
+    assert backwards is not None and (backwards.offset, backwards.values) == (0, (0, -1))
     rejected = L.cute_max_common_vector(P("(4,3):(1,10)"), P("(6,2):(1,100)"))
     assert rejected.verdict == "CuTe rejects" and rejected.cute is None
 
@@ -460,3 +473,14 @@ def test_composition_with_a_swizzled_outer_layout(pair: tuple[L.Layout, L.Layout
     assert check.ok == (first is None)
     if first is not None:
         assert check.mismatch is not None and (check.mismatch.index, check.mismatch.expected) == (first, f[first])
+
+
+def test_check_layout_reads_any_layout() -> None:
+    """A Triton linear layout and a swizzle alone, each against its function written out here."""
+    triton = L.linear_layout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, {"dim0": 4, "dim1": 2})
+    offsets = [((i >> 1) & 3) + 4 * (i & 1) for i in range(8)]
+    assert L.check_layout(triton, lambda i: offsets[i]).ok
+    wrong = L.check_layout(triton, lambda i: i)
+    assert wrong.mismatch is not None and (wrong.mismatch.index, wrong.mismatch.expected, wrong.mismatch.got) == (
+        1, 1, 4)
+    assert L.check_layout("Sw<1,0,1>", lambda i: swizzled(1, 0, 1, i)).ok

@@ -96,13 +96,16 @@ class RocmlirRuleError(ViewAlgebraError):
 
 
 class CuteRuleError(ViewAlgebraError):
-    """CuTe's own rule refuses this input (a static assertion in NVIDIA/cutlass
-    ``include/cute/layout.hpp`` would fail to compile); the exact answer may still exist."""
+    """CuTe's own rule refuses this input; the exact answer may still exist.
+
+    A static assertion in NVIDIA/cutlass ``include/cute/layout.hpp`` would stop the compilation."""
 
 
 class LayoutAlgebraError(ViewAlgebraError, ValueError):
-    """A layout operation with no answer of the kind asked: no single ``shape:stride``, an
-    inverse of a layout that is not one-to-one, a composition leaving the outer layout's domain.
+    """A layout operation with no answer of the kind asked, with a witness.
+
+    No single ``shape:stride``, an inverse of a layout that is not one-to-one, a composition
+    leaving the outer layout's domain.
 
     ``witness`` names where it fails (an index and both values, or two indices with one offset).
     """

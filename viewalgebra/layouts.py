@@ -8,6 +8,7 @@ from ._layouts.algebra import (
     complement,
     composition,
     left_inverse,
+    logical_divide,
     right_inverse,
 )
 from ._layouts.chains import layout_chain, layout_view
@@ -39,5 +40,5 @@ __all__ = ["AnyLayout", "CommonVector", "ComposedLayout", "Composition", "CuteCo
            "Layout", "LayoutCheck", "LinearLayout", "Mismatch", "PaddedSharedLayout", "Swizzle",
            "VectorWitness", "check_composition", "check_layout", "coalesce", "complement", "composition",
            "cute_max_common_vector", "cute_swizzle_vector", "evaluate", "idx2crd", "layout_chain",
-           "layout_view", "left_inverse", "linear_layout", "max_common_vector", "parse_layout",
-           "right_inverse", "vector_length"]
+           "layout_view", "left_inverse", "linear_layout", "logical_divide", "max_common_vector",
+           "parse_layout", "right_inverse", "vector_length"]

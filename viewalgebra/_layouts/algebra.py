@@ -224,9 +224,10 @@ def _gapped(a: Layout, what: str, fill: bool) -> list[tuple[int, int, int]]:
 
 
 def complement(a: Layout, cosize: int | None = None) -> Layout:
-    """The ordered layout ``R`` (strides increasing) with ``(a, R)`` one-to-one onto a box of at
-    least ``cosize`` offsets (default: ``a``'s cosize): CuTe's ``complement``, refused with a
-    witness where ``a`` is not one-to-one or its gaps are not whole multiples.
+    """The ordered ``R`` with ``(a, R)`` one-to-one onto a box of at least ``cosize`` offsets.
+
+    CuTe's ``complement`` (strides increasing; ``cosize`` defaults to ``a``'s), refused with a
+    witness where ``a`` is not one-to-one or its gaps are not whole copies of the span below.
 
     Example: ``complement(4:2, 24)`` is ``(2,3):(1,8)``.
     """
@@ -263,9 +264,21 @@ def left_inverse(a: Layout) -> Layout:
     return coalesce(flat_layout(tuple(zip(shapes, strides, strict=True))))
 
 
+def logical_divide(a: Layout | ComposedLayout, b: Layout) -> Composition:
+    """CuTe's ``logical_divide``: ``a ∘ (b, complement(b, size(a)))``, exactly.
+
+    Example: ``logical_divide(24:1, 5:1)`` composes with ``(5,5):(1,5)``, whose index 24 is offset
+    24, outside ``24:1``: refused (``LayoutAlgebraError``) where CuTe returns a layout.
+    """
+    b = plain(b, "logical_divide")
+    rest = complement(b, a.size)
+    return composition(a, Layout((b.shape, rest.shape), (b.stride, rest.stride)))
+
+
 def right_inverse(a: Layout) -> Layout:
-    """The largest layout ``R`` with ``a(R(j)) == j`` for every ``j < size(R)`` (of the indices
-    reaching ``j``, the smallest), at least ``1:0``.
+    """The largest layout ``R`` with ``a(R(j)) == j`` for every ``j < size(R)``.
+
+    Of the indices reaching ``j``, ``R(j)`` is the smallest; the answer is at least ``1:0``.
 
     Example: ``right_inverse((6,4):(1,8))`` is ``6:1``; ``right_inverse((2,4):(0,1))`` is ``4:2``.
     """

@@ -19,10 +19,11 @@ from .._maps.transform_map import TransformMap
 from .._maps.view import View
 from ..errors import InternalError, InvalidArgumentError
 from .algebra import Mismatch, composition, function
-from .chains import layout_view
+from .chains import layout_view, swizzle_layout
 from .exact import Ints, check_size, first_difference
+from .padded import PaddedSharedLayout
 from .read import parse_layout
-from .values import AnyLayout, ComposedLayout, IntTuple, Layout, evaluate, idx2crd
+from .values import AnyLayout, ComposedLayout, IntTuple, Layout, LinearLayout, Swizzle, evaluate, idx2crd
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +40,15 @@ class LayoutCheck:
         return "ok: equal at every index" if self.ok else f"wrong: {self.mismatch}"
 
 
-def _as_layout(x: AnyLayout | str, what: str) -> AnyLayout:
+def _as_layout(x: AnyLayout | Swizzle | str, what: str) -> AnyLayout:
+    """A layout, read from text if needed; a swizzle alone is the swizzle on the offsets it
+    reads and changes (as ``layout_chain`` takes it)."""
     layout = parse_layout(x) if isinstance(x, str) else x
-    if not isinstance(layout, Layout | ComposedLayout) and not hasattr(layout, "bases"):
+    if isinstance(layout, Swizzle):
+        return swizzle_layout(layout)
+    if not isinstance(layout, Layout | ComposedLayout | LinearLayout | PaddedSharedLayout):
         raise InvalidArgumentError(f"{what}: expected a layout or its text, got {x!r}")
-    return layout  # pyright: ignore[reportReturnType]
+    return layout
 
 
 def _coord(index: int, layout: AnyLayout) -> IntTuple:
@@ -100,9 +105,10 @@ Function = Callable[[int], int] | Chain | TransformMap | Sequence[TransformMap] 
 """What ``check_layout`` compares a layout with: a Python function of the flat index, or rock maps."""
 
 
-def check_layout(text: AnyLayout | str, fn: Function) -> LayoutCheck:
-    """Whether a layout (or its text) has the function ``fn`` at every flat index: ok, or the
-    first index where they differ (``expected``: ``fn``'s value, ``got``: the layout's).
+def check_layout(text: AnyLayout | Swizzle | str, fn: Function) -> LayoutCheck:
+    """Whether a layout (or its text) has the function ``fn``: ok, or the first index where not.
+
+    ``expected`` is ``fn``'s value there, ``got`` the layout's.
 
     ``fn`` is a Python function of the flat index, or rock transform maps (a chain, a map, a
     view, or their rocMLIR text) from the flat index to the offset, compared with ``equivalent``.

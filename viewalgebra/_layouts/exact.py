@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InvalidArgumentError
+from ..errors import TooComplexError
 
 Ints = npt.NDArray[np.int64]
 Modes = tuple[tuple[int, int], ...]
@@ -32,7 +32,7 @@ _STEPS = 200_000
 
 def check_size(size: int, what: str) -> None:
     if size > LIMIT:
-        raise InvalidArgumentError(
+        raise TooComplexError(
             f"{what}: {size} indices, more than the {LIMIT} the algebra enumerates; give a smaller layout")
 
 
@@ -77,7 +77,7 @@ def decompose(f: Ints, leaves: Sequence[int]) -> tuple[Modes, ...] | None:
         for k in _divisors(rest):
             steps[0] += 1
             if steps[0] > _STEPS:
-                raise InvalidArgumentError(
+                raise TooComplexError(
                     f"decompose: more than {_STEPS} trials for a function of {f.size} indices; "
                     "give a smaller layout")
             if not _splits(g, k):

@@ -76,8 +76,10 @@ class CommonVector:
 
 def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *, bits: int | None = None,
                       aligned: bool = False, timeout: float | None = 60.0) -> CommonVector:
-    """The exact vector length of ``a ∘ b⁻¹``: consecutive offsets of ``b`` that go to
-    consecutive offsets of ``a``, for every piece (docs/vectorize.md).
+    """The exact vector length of ``a ∘ b⁻¹`` on ``b``'s offsets (docs/vectorize.md).
+
+    A length is legal when every piece of that many consecutive offsets of ``b`` is all holes or
+    goes to consecutive offsets of ``a``.
 
     ``bits`` (bits per element) caps the length at 128 bits and gives ``width_bits``;
     ``aligned`` also requires each vector's first offset in ``a`` to be a multiple of its length
@@ -110,8 +112,8 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
         y = w.point[0]
         index = evaluate_chain(inverse.maps, (y,))
         coord = None if index is None else idx2crd(index[0], domain_shape(b))
-        witness = VectorWitness(w.length, w.reason, y, coord, tuple(
-            None if v is None else v + outer.buffer.offset for v in w.addresses))
+        shift = min(0, int(function(b, "max_common_vector").min()))  # b's chain counts from its lowest offset
+        witness = VectorWitness(w.length, w.reason, y + shift, coord, w.addresses)  # addresses: a's offsets
     return CommonVector(answer.length, answer.legal, witness, bits, aligned)
 
 
@@ -201,8 +203,9 @@ def _compare(rule: int | None, reason: str | None, exact: CommonVector) -> CuteC
 
 
 def cute_max_common_vector(a: Layout, b: Layout, *, timeout: float | None = 60.0) -> CuteComparison:
-    """CuTe's ``max_common_vector(a, b)`` (``coalesce(a ∘ right_inverse(b))``'s first mode if
-    its stride is 1) beside the exact length, with a verdict.
+    """CuTe's ``max_common_vector(a, b)`` beside the exact length, with a verdict.
+
+    CuTe's rule: the first mode of ``coalesce(a ∘ right_inverse(b))`` if its stride is 1, else 1.
 
     Example: ``a = b = (6,4):(1,8)``: CuTe 6, exact 2 (offsets 6, 7 are holes): ``CuTe unsound``.
     """
@@ -214,8 +217,9 @@ def cute_max_common_vector(a: Layout, b: Layout, *, timeout: float | None = 60.0
 
 
 def cute_swizzle_vector(a: ComposedLayout, b: Layout, *, timeout: float | None = 60.0) -> CuteComparison:
-    """CuTe's rule for a swizzled layout, ``min(max_common_vector(L, b), 2^M)``, beside the
-    exact length of ``(Sw<B,M,S> o L) ∘ b⁻¹``, with a verdict.
+    """CuTe's ``max_common_vector`` of a swizzled layout beside the exact length, with a verdict.
+
+    CuTe's rule: ``min(max_common_vector(L, b), 2^M)`` for ``Sw<B,M,S> o OFF o L``.
 
     Example: ``Sw<1,2,3> o 0 o (6,4):(1,8)`` with ``24:1``: CuTe 4, exact 6: ``CuTe unsound``;
     ``Sw<3,3,3> o 0 o 64:1`` with ``64:1``: CuTe 8, exact 64: ``CuTe conservative``.
