@@ -189,3 +189,22 @@ def test_a_negative_stride_says_where_the_offsets_are():
     result = run("layout", "(4,8):(-1,4)", "--vector")
     assert result.stdout.splitlines()[0] == "layout: (4,8):(-1,4) (CuTe layout; size 32, offsets -3 to 28)"
     assert "2 is illegal: address jump from [0] to [1] (addresses 0 -> -1)" in result.stdout
+
+
+@pytest.mark.parametrize("text", ["(8,4,2):(1,16,8)", "(6,4):(1,8)", "Sw<3,3,3> o 0 o 64:1",
+                                  "Sw<1,2,3> o 0 o (6,4):(1,8)", SWIZZLED, "(4,8):(-1,4)"])
+def test_the_verdict_is_the_algebras(text):
+    layout = L.parse_layout(text)
+    cute = json.loads(run("layout", text, "--vector", "--json").stdout)["vector"]["cute"]
+    identity = L.Layout(layout.size, 1)
+    compared = (L.cute_swizzle_vector(layout, identity) if isinstance(layout, L.ComposedLayout)
+                else L.cute_max_common_vector(layout, identity))
+    assert (cute["length"], cute["verdict"], cute["exact"]) == (compared.cute, compared.verdict,
+                                                               compared.exact.length)
+
+
+def test_cutes_rule_is_set_beside_a_layout_past_the_algebras_enumeration():
+    result = run("layout", "(1024,2048):(1,1024)", "--vector", "--json")
+    assert result.returncode == 0, result.stderr
+    cute = json.loads(result.stdout)["vector"]["cute"]
+    assert (cute["length"], cute["exact"], cute["verdict"]) == (1 << 21, 1 << 21, "equal")

@@ -12,13 +12,14 @@ from typing import Any
 from .._draw import cli_crop_note, cli_slice, render_svg
 from .._draw.slice import Slice
 from .._layouts.chains import layout_view
+from .._layouts.cute_rules import cute_max_common_vector as cute_rule
+from .._layouts.cute_rules import cute_swizzle_vector as cute_swizzle_rule
 from .._layouts.padded import PaddedSharedLayout
 from .._layouts.read import parse_layout
 from .._layouts.values import ComposedLayout, Layout, LinearLayout, Swizzle
 from .._layouts.vector import vector_length, vector_method
-from .._layouts.vectors import cute_max_common_vector, cute_swizzle_vector
 from .._maps.view import View
-from ..errors import InternalError, TransformParseError, ViewAlgebraError
+from ..errors import CuteRuleError, InternalError, TransformParseError, ViewAlgebraError
 from .entries import witness
 from .errors import InputError, bad_input
 from .inputs import write_text
@@ -96,21 +97,25 @@ def _vector(layout: Drawn, args: argparse.Namespace, lines: list[str]) -> dict[s
 
 
 def _cute(layout: Layout | ComposedLayout, lines: list[str]) -> dict[str, Any]:
-    """CuTe's rule for the flat index (``max_common_vector`` with the identity ``size:1``; for a
-    swizzled layout, capped at ``2^M``) beside the exact length without options."""
+    """CuTe's rule for the flat index (the algebra's port of ``max_common_vector`` with the
+    identity ``size:1``; for a swizzled layout, capped at ``2^M``) beside the exact length without
+    options, with the algebra's verdicts (the rule alone: no enumeration, any size)."""
     identity = Layout(layout.size, 1)
-    if isinstance(layout, ComposedLayout):
-        rule, c = "min(max_common_vector(L, size:1), 2^M)", cute_swizzle_vector(layout, identity)
-    else:
-        rule, c = "max_common_vector(layout, size:1)", cute_max_common_vector(layout, identity)
+    rule = ("min(max_common_vector(L, size:1), 2^M)" if isinstance(layout, ComposedLayout)
+            else "max_common_vector(layout, size:1)")
     exact = vector_length(layout)
-    if c.exact.length != exact.length or c.exact.legal != exact.legal:
-        raise InternalError(f"internal: max_common_vector gives {c.exact.length} on the flat index of "
-                            f"{layout} and vector_length {exact.length} (please report)")
-    said = "rejects the layout" if c.cute is None else str(c.cute)
-    lines.append(f"CuTe's rule {rule}: {said}; exact {exact.length}: {c.verdict}"
-                 + ("" if c.reason is None else f" ({c.reason})"))
-    return {"rule": rule, "length": c.cute, "exact": exact.length, "verdict": c.verdict, "reason": c.reason}
+    reason = None
+    try:
+        cute: int | None = (cute_swizzle_rule(layout, identity) if isinstance(layout, ComposedLayout)
+                            else cute_rule(layout, identity))
+    except CuteRuleError as e:
+        cute, reason = None, str(e)
+    verdict = ("CuTe rejects" if cute is None else "equal" if cute == exact.length else
+               "CuTe conservative" if cute in exact.legal else "CuTe unsound")
+    said = "rejects the layout" if cute is None else str(cute)
+    lines.append(f"CuTe's rule {rule}: {said}; exact {exact.length}: {verdict}"
+                 + ("" if reason is None else f" ({reason})"))
+    return {"rule": rule, "length": cute, "exact": exact.length, "verdict": verdict, "reason": reason}
 
 
 def _two_modes(layout: Drawn) -> tuple[Drawn, str, str]:
