@@ -484,3 +484,33 @@ def test_check_layout_reads_any_layout() -> None:
     assert wrong.mismatch is not None and (wrong.mismatch.index, wrong.mismatch.expected, wrong.mismatch.got) == (
         1, 1, 4)
     assert L.check_layout("Sw<1,0,1>", lambda i: swizzled(1, 0, 1, i)).ok
+
+
+@st.composite
+def triton_pairs(draw: st.DrawFn) -> tuple[L.LinearLayout, L.LinearLayout]:
+    """A register -> offset layout and a shared layout (a permutation of bits, maybe XOR-ed with
+    higher bits: a swizzle) of one power-of-two size."""
+    bits = draw(st.integers(1, 5))
+    order = draw(st.permutations(range(bits)))
+    regs = [[1 << order[k]] for k in range(bits)]
+    shared = []
+    for k in range(bits):
+        extra = draw(st.sampled_from([0] + [1 << j for j in range(k)]))  # XOR a lower bit in: still one-to-one
+        shared.append([(1 << k) ^ extra])
+    split = draw(st.integers(0, bits))
+    a = L.linear_layout({"register": regs[:split], "lane": regs[split:]}, {"offset": 1 << bits})
+    b = L.linear_layout({"register": shared[:split], "lane": shared[split:]}, {"offset": 1 << bits})
+    return a, b
+
+
+@settings(derandomize=True, max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=triton_pairs())
+def test_max_common_vector_of_triton_layouts(pair: tuple[L.LinearLayout, L.LinearLayout]) -> None:
+    """Triton's register -> shared question (``largestVectorisation``) on linear layouts."""
+    a, b = pair
+    fa = [L.evaluate(a, i) for i in range(a.size)]
+    fb = [L.evaluate(b, i) for i in range(b.size)]
+    legal = legal_lengths(common_values(fa, fb, max(fb) + 1))
+    result = L.max_common_vector(a, b)
+    assert (result.length, result.legal) == (max(legal), tuple(legal))
+    event(f"length {result.length}")

@@ -25,15 +25,15 @@ from .._maps.transforms import Slice
 from ..errors import InvalidArgumentError, LayoutAlgebraError
 from .chains import layout_chain
 from .exact import Ints, Modes, candidate, check_size, decompose, first_difference, values
-from .values import ComposedLayout, IntTuple, Layout, flatten, idx2crd
+from .values import ComposedLayout, IntTuple, Layout, LinearLayout, evaluate, flatten, idx2crd
 
 
 def modes_of(layout: Layout) -> Modes:
     return tuple(zip(flatten(layout.shape), flatten(layout.stride), strict=True))
 
 
-def function(layout: Layout | ComposedLayout, what: str) -> Ints:
-    """The layout's offset at every flat index (CuTe's function), enumerated."""
+def function(layout: Layout | ComposedLayout | LinearLayout, what: str) -> Ints:
+    """The layout's offset at every flat index (CuTe's function, Triton's flat offset), enumerated."""
     if isinstance(layout, Layout):
         check_size(layout.size, what)
         return values(modes_of(layout))
@@ -46,11 +46,17 @@ def function(layout: Layout | ComposedLayout, what: str) -> Ints:
         mask = ((1 << sw.bits) - 1) << sw.source_bit
         y = x & mask
         return x ^ (y >> sw.shift if sw.shift >= 0 else y << -sw.shift)
-    raise InvalidArgumentError(f"{what}: expected a CuTe Layout or ComposedLayout, got {layout!r}")
+    if isinstance(layout, LinearLayout):
+        check_size(layout.size, what)
+        return np.array([evaluate(layout, i) for i in range(layout.size)], dtype=np.int64)
+    raise InvalidArgumentError(f"{what}: expected a CuTe Layout, ComposedLayout or Triton LinearLayout, "
+                               f"got {layout!r}")
 
 
-def domain_shape(layout: Layout | ComposedLayout) -> IntTuple:
-    """The shape of a CuTe layout's domain (a swizzled layout's inner layout's)."""
+def domain_shape(layout: Layout | ComposedLayout | LinearLayout) -> IntTuple:
+    """The shape of a layout's domain (a swizzled layout's inner layout's; a Triton layout's flat size)."""
+    if isinstance(layout, LinearLayout):
+        return layout.size
     return layout.layout.shape if isinstance(layout, ComposedLayout) else layout.shape
 
 

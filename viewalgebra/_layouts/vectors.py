@@ -26,7 +26,7 @@ from .algebra import domain_shape, function
 from .chains import layout_chain, layout_view
 from .cute_rules import cute_max_common_vector as _cute_mcv
 from .cute_rules import cute_swizzle_vector as _cute_swizzle
-from .values import ComposedLayout, IntTuple, Layout, idx2crd
+from .values import ComposedLayout, IntTuple, Layout, LinearLayout, idx2crd
 
 MAX_BITS = 128
 """The widest copy (bits) the cap allows: CuTe's 128-bit ``AutoVectorizingCopy``."""
@@ -74,7 +74,8 @@ class CommonVector:
         return f"{self.length}{width}" + ("" if self.witness is None else f"; {self.witness}")
 
 
-def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *, bits: int | None = None,
+def max_common_vector(a: Layout | ComposedLayout | LinearLayout, b: Layout | ComposedLayout | LinearLayout, *,
+                      bits: int | None = None,
                       aligned: bool = False, timeout: float | None = 60.0) -> CommonVector:
     """The exact vector length of ``a ∘ b⁻¹`` on ``b``'s offsets (docs/vectorize.md).
 
@@ -83,8 +84,9 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
 
     ``bits`` (bits per element) caps the length at 128 bits and gives ``width_bits``;
     ``aligned`` also requires each vector's first offset in ``a`` to be a multiple of its length
-    (CuTe's ``max_alignment``). Example: ``a = b = (6,4):(1,8)`` gives 2 (offsets 6 and 7 are
-    holes); ``a = Sw<3,3,3> o 0 o 64:1``, ``b = 64:1`` gives 64.
+    (CuTe's ``max_alignment``). Triton's linear layouts are answered alike (its
+    ``largestVectorisation`` of a register -> shared pair). Example: ``a = b = (6,4):(1,8)``
+    gives 2 (offsets 6 and 7 are holes); ``a = Sw<3,3,3> o 0 o 64:1``, ``b = 64:1`` gives 64.
     """
     if a.size != b.size:
         raise InvalidArgumentError(
@@ -117,7 +119,8 @@ def max_common_vector(a: Layout | ComposedLayout, b: Layout | ComposedLayout, *,
     return CommonVector(answer.length, answer.legal, witness, bits, aligned)
 
 
-def _enumerated(a: Layout | ComposedLayout, b: Layout | ComposedLayout, cap: int | None, bits: int | None,
+def _enumerated(a: Layout | ComposedLayout | LinearLayout, b: Layout | ComposedLayout | LinearLayout,
+                cap: int | None, bits: int | None,
                 aligned: bool) -> CommonVector:
     """The same criterion checked piece by piece on ``b``'s offsets (for a one-to-one ``b``
     whose inverse is no chain of transforms, e.g. ``(2,2):(2,3)``)."""
@@ -154,7 +157,7 @@ def _piece_fails(g: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_], v: int,
 
 
 def _piece_witness(g: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_], v: int, start: int, aligned: bool,
-                   low: int, b: Layout | ComposedLayout) -> VectorWitness:
+                   low: int, b: Layout | ComposedLayout | LinearLayout) -> VectorWitness:
     def value(y: int) -> int | None:
         return int(g[y]) if valid[y] else None
 
