@@ -22,6 +22,7 @@ import bench_gridwise  # noqa: E402
 import bench_import  # noqa: E402
 import bench_index_range  # noqa: E402
 import bench_invert  # noqa: E402
+import bench_layouts  # noqa: E402
 import bench_lds  # noqa: E402
 import bench_lds_layouts  # noqa: E402
 import bench_scale  # noqa: E402
@@ -37,7 +38,7 @@ SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("inve
             ("sub-dimensions", bench_sub_dimensions), ("validity", bench_validity),
             ("regularize and write", bench_scale), ("large files", bench_stream), ("service", bench_service),
             ("fresh process", bench_fresh), ("gridwise", bench_gridwise), ("lds", bench_lds),
-            ("lds layouts", bench_lds_layouts))
+            ("lds layouts", bench_lds_layouts), ("layouts", bench_layouts))
 
 
 def figure(value: float, what: str) -> str:

@@ -26,6 +26,7 @@ from ._layouts.values import (
     idx2crd,
     linear_layout,
 )
+from ._layouts.vector import vector_length
 from ._layouts.vectors import (
     CommonVector,
     CuteComparison,
@@ -40,4 +41,4 @@ __all__ = ["AnyLayout", "CommonVector", "ComposedLayout", "Composition", "CuteCo
            "VectorWitness", "check_composition", "check_layout", "coalesce", "complement", "composition",
            "cute_max_common_vector", "cute_swizzle_vector", "evaluate", "idx2crd", "layout_chain",
            "layout_view", "left_inverse", "linear_layout", "logical_divide", "max_common_vector",
-           "parse_layout", "right_inverse"]
+           "parse_layout", "right_inverse", "vector_length"]

@@ -37,6 +37,9 @@ _COMMANDS = {
            "into and rock.threadwise_read_into from workgroup memory), or of rocMLIR's LDS layouts for a "
            "gemm perf config beside the alternatives (--gemm): each access's instruction, worst degree, "
            "predicted SQ_LDS_BANK_CONFLICT cycles and a witness",
+    "layout": "one layout given as text (CuTe's, pycute's, FlyDSL's or Triton's: what "
+              "va.layouts.parse_layout reads): its size; with --vector the exact vector length of its "
+              "flat index with a witness, with --draw its offsets on a grid (text, or an SVG file)",
 }
 
 
@@ -78,6 +81,8 @@ def _run(args: argparse.Namespace) -> int:
         from . import emit_lit as command
     elif args.command == "lds":
         from . import lds as command
+    elif args.command == "layout":
+        from . import layout as command
     else:
         from . import regularize as command
     return command.run(args)
@@ -100,6 +105,23 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="every view, not only those where rocMLIR's answer differs")
             sub.add_argument("--generic", action="store_true",
                              help="write the ops in generic form (MLIR's parser reads it without rocMLIR)")
+        elif name == "layout":
+            sub.add_argument("input", metavar="TEXT",
+                             help='the layout, e.g. "(4,8):(1,4)", "Sw<3,3,3> o (24,8):(1,32)" or '
+                                  '"#ttg.linear<{...}>"')
+            sub.add_argument("--vector", action="store_true",
+                             help="the exact vector length of the flat index -> offset, with a witness")
+            sub.add_argument("--draw", nargs="?", const="", metavar="OUT.svg",
+                             help="the offsets on a grid: mode 0 down, the other modes across; printed as "
+                                  "text, or written to OUT.svg when given")
+            sub.add_argument("--dtype", default="f32",
+                             help="element type of the offsets, for --bits (default f32)")
+            sub.add_argument("--length", type=int, help="--vector: run length (default: the layout's size)")
+            sub.add_argument("--bits", type=int,
+                             help="--vector: cap the answer at this many bits per access (e.g. 128)")
+            sub.add_argument("--power-of-two", action="store_true", help="--vector: powers of two only")
+            sub.add_argument("--aligned", action="store_true",
+                             help="--vector: also require first offsets that are multiples of the length")
         elif name == "audit":
             sub.add_argument("input", metavar="PROBLEMS",
                              help="a problem list in rocMLIR's tier1 format (conv and gemm lines)")
