@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import fields
 from typing import Literal, cast
 
 from .._analyses.divisors import divisors
@@ -154,36 +153,14 @@ def closed_form(shape: Sequence[int], stride: Sequence[int], run: int | None, ca
     return _answer(answer, legal, witness, run, cap)
 
 
-_A = tuple(getattr(VectorLength, f.name).__set__ for f in fields(VectorLength))
-_W = tuple(getattr(Witness, f.name).__set__ for f in fields(Witness))
-if len(_A) != 6 or len(_W) != 5:
-    raise ImportError("internal: VectorLength or Witness changed its fields; update _answer and _witness")
-
-
 def _answer(length: int, legal: tuple[int, ...], witness: Witness | None, run: int,
             cap: int | None) -> VectorLength:
-    """``VectorLength(length, legal, witness, 0, run, cap)``, its slots set directly: the frozen
-    dataclass's ``__init__`` makes an ``object.__setattr__`` call per field, a tenth of a query."""
-    answer = object.__new__(VectorLength)
-    _A[0](answer, length)
-    _A[1](answer, legal)
-    _A[2](answer, witness)
-    _A[3](answer, 0)
-    _A[4](answer, run)
-    _A[5](answer, cap)
-    return answer
+    return VectorLength(length, legal, witness, 0, run, cap)
 
 
 def _witness(length: int, reason: Reason, point: tuple[int, ...], next_point: tuple[int, ...] | None,
              addresses: tuple[int, ...]) -> Witness:
-    """``Witness(length, reason, point, next_point, addresses)``, as ``_answer`` builds it."""
-    witness = object.__new__(Witness)
-    _W[0](witness, length)
-    _W[1](witness, reason)
-    _W[2](witness, point)
-    _W[3](witness, next_point)
-    _W[4](witness, addresses)
-    return witness
+    return Witness(length, reason, point, next_point, addresses)
 
 
 def _misaligned(shape: Sequence[int], stride: Sequence[int], prefix: int, c: int) -> Witness:
