@@ -12,7 +12,6 @@ worker a fresh interpreter.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import statistics
@@ -26,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 
 import conv_stack  # noqa: E402
-from timing import ROOT, median_time  # noqa: E402
+from timing import ROOT, median_time, print_rows, quick_flag  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -134,11 +133,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="3 processes each instead of 7")
-    for what, value, base, base_value, target in rows(parser.parse_args(argv).quick):
-        baseline = "" if base_value is None else f"; {base}: {base_value * 1e3:.2f} ms"
-        print(f"{what}: {value * 1e3:.2f} ms{baseline}; target {target}")
+    print_rows(rows(quick_flag(__doc__, argv, "3 processes each instead of 7")))
     return 0
 
 

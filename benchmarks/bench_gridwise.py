@@ -10,7 +10,6 @@ combination tried, no pruning); the readers' baselines only split the text into 
 
 from __future__ import annotations
 
-import argparse
 import re
 import statistics
 import sys
@@ -22,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 import test_gridwise_configs as oracle  # noqa: E402
+from timing import print_rows, quick_flag  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -65,13 +65,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    quick = parser.parse_args(argv).quick
-    for what, value, base, base_value, target in rows(quick):
-        ratio = value / base_value if base_value else float("nan")
-        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e3:.3f} ms, {ratio:.2f}x; "
-              f"target {target})")
+    print_rows(rows(quick_flag(__doc__, argv)))
     return 0
 
 

@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_vectorize import file_views  # noqa: E402
-from timing import conv_family_row, median_time  # noqa: E402
+from timing import conv_family_row, median_time, print_rows  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -52,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     views = test_views()
     times = sorted((median_time(lambda v=view: va.index_range(v), 3 if quick else 5), name)
                    for name, view in views)
-    for what, value, base, base_value, target in rows(quick):
-        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; target {target})")
+    print_rows(rows(quick))
     print("slowest:", ", ".join(f"{name} {t * 1e3:.2f} ms" for t, name in times[-5:]))
     differ = [(name, c) for name, view in views
               if (c := va.rocmlir.compare_index_width(view)).verdict != "equal"]

@@ -16,7 +16,6 @@ Without pycute its columns are left out with the reason printed. The general eng
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
+
+from timing import print_rows, quick_flag  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -122,13 +123,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    quick = parser.parse_args(argv).quick
-    for what, value, base, base_value, target in rows(quick):
-        ratio = f"; ratio {value / base_value:.2f}x" if base_value else ""
-        base_text = f"{base_value * 1e6:.1f} us" if base_value else "-"
-        print(f"{what}: {value * 1e6:.1f} us (median); {base}: {base_text}{ratio}; target {target}")
+    print_rows(rows(quick_flag(__doc__, argv)))
     return 0
 
 

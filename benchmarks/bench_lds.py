@@ -13,7 +13,6 @@ test suite's independent implementation (``tests/test_lds.py``, ``per_lane``), r
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from test_lds import per_lane  # noqa: E402
-from timing import median_time, ms  # noqa: E402
+from timing import median_time, print_rows, quick_flag  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -69,12 +68,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    quick = parser.parse_args(argv).quick
-    for what, value, base, base_value, target in rows(quick):
-        ratio = f"{value / base_value:.4f}x" if base_value else ""
-        print(f"{what}: {ms(value)} (median); {base}: {ms(base_value or 0)}; ratio {ratio}; target {target}")
+    print_rows(rows(quick_flag(__doc__, argv)))
     return 0
 
 

@@ -13,14 +13,13 @@ iteration dim with numpy.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
-from timing import ROOT, median_time  # also puts this checkout first on sys.path
+from timing import ROOT, median_time, print_rows, quick_flag  # also puts this checkout first on sys.path
 
 import viewalgebra as va
 
@@ -110,13 +109,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    quick = parser.parse_args(argv).quick
-    for what, value, base, base_value, target in rows(quick):
-        ratio = value / base_value if base_value else float("nan")
-        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e3:.3f} ms, {ratio:.3f}x; "
-              f"target {target})")
+    print_rows(rows(quick_flag(__doc__, argv)))
     return 0
 
 

@@ -9,7 +9,6 @@ R1 hands the next fusee one more transpose), and each of them is inverted and pr
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Literal
@@ -18,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 
 import numpy as np  # noqa: E402
-from timing import median_time  # noqa: E402
+from timing import median_time, print_rows, quick_flag  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 from viewalgebra._mlir.model import GenericText, OpText, Slot  # noqa: E402, TID251 -- builds large kernels directly
@@ -104,12 +103,7 @@ def rows(quick: bool) -> list[Row]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 repetitions instead of 7")
-    for what, value, base, base_value, target in rows(parser.parse_args(argv).quick):
-        ratio = f" ({value / base_value:.2f}x)" if base_value else ""
-        print(f"{what}: {value * 1e3:.1f} ms; {base}: {(base_value or 0) * 1e3:.1f} ms{ratio}; "
-              f"target {target}")
+    print_rows(rows(quick_flag(__doc__, argv, "5 repetitions instead of 7")))
     return 0
 
 

@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 
 from conv_stack import conv2d_input_view, gemm_tiling_view  # noqa: E402
+from timing import print_rows  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 from viewalgebra._engine import budget as budget  # noqa: E402, TID251
@@ -123,10 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         growth, seconds = _measure_memory(args.memory)
         print(growth, seconds)
         return 0
-    for what, value, base, base_value, target in rows(args.quick):
-        figure = f"{value:.1f} MB" if "(MB)" in what else f"{value * 1e3:.2f} ms"
-        baseline = "" if base_value is None else f"  {base}: {base_value * 1e3:.2f} ms"
-        print(f"{what}: {figure}{baseline}  (target {target})")
+    print_rows(rows(args.quick))
     return 0
 
 

@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_index_range import test_views  # noqa: E402
-from timing import conv_family_row, median_time  # noqa: E402
+from timing import conv_family_row, median_time, print_rows  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -48,9 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     quick = parser.parse_args(argv).quick
     views = test_views()
-    for what, value, base, base_value, target in rows(quick):
-        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; "
-              f"target {target or '-'})")
+    print_rows(rows(quick))
     times = sorted((median_time(lambda v=view: va.simplify(v), 3), name) for name, view in views)
     print("slowest:", ", ".join(f"{name} {t * 1e3:.2f} ms" for t, name in times[-5:]))
     shorter = [(name, s) for name, view in views if (s := va.simplify(view)).changed]

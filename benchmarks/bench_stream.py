@@ -13,7 +13,6 @@ Run: ``.venv/bin/python benchmarks/bench_stream.py [--quick]``.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # this checkout
 
 import stream_sizes  # noqa: E402
+from timing import print_rows, quick_flag  # noqa: E402
 
 Row = tuple[str, float, str, float | None, str]
 
@@ -83,11 +83,7 @@ def lex_time() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1 and 10 MB only")
-    for what, value, base, base_value, target in rows(parser.parse_args(argv).quick):
-        ratio = f" ({value / base_value:.2f}x)" if base_value else ""
-        print(f"{what}: {value:.2f}; {base}: {base_value or 0:.2f}{ratio}; target {target}", flush=True)
+    print_rows(rows(quick_flag(__doc__, argv, "1 and 10 MB only")))
     return 0
 
 

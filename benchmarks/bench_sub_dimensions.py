@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests"), str(HERE.parent)]  # this checkout
 
 from bench_vectorize import file_views  # noqa: E402
-from timing import conv_family_row, median_time  # noqa: E402
+from timing import conv_family_row, median_time, print_rows  # noqa: E402
 
 import viewalgebra as va  # noqa: E402
 
@@ -58,8 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = 3 if quick else 5
     times = sorted((median_time(lambda c=chain, d=d: va.sub_dimensions(c, d), repeat), f"{name} dim {d}")
                    for name, chain, d in found)
-    for what, value, base, base_value, target in rows(quick):
-        print(f"{what}: {value * 1e3:.3f} ms ({base}: {(base_value or 0) * 1e6:.1f} us; target {target})")
+    print_rows(rows(quick))
     print("slowest:", ", ".join(f"{name} {t * 1e3:.2f} ms" for t, name in times[-5:]))
     verdicts: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}

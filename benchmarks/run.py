@@ -32,6 +32,7 @@ import bench_stream  # noqa: E402
 import bench_sub_dimensions  # noqa: E402
 import bench_validity  # noqa: E402
 import bench_vectorize  # noqa: E402
+from timing import figure, ratio_text  # noqa: E402
 
 SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("invert", bench_invert),
             ("index range", bench_index_range), ("simplify", bench_simplify),
@@ -39,21 +40,6 @@ SECTIONS = (("import", bench_import), ("vector length", bench_vectorize), ("inve
             ("regularize and write", bench_scale), ("large files", bench_stream), ("service", bench_service),
             ("fresh process", bench_fresh), ("gridwise", bench_gridwise), ("lds", bench_lds),
             ("lds layouts", bench_lds_layouts), ("layouts", bench_layouts))
-
-
-def figure(value: float, what: str) -> str:
-    if "(MB)" in what:
-        return f"{value:.1f} MB"
-    if value < 1e-3:
-        return f"{value * 1e6:.1f} us"
-    if value < 1:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value:.2f} s"
-
-
-def ratio_text(r: float) -> str:
-    """``2.50x``, or ``1/200x`` for a figure far below its baseline."""
-    return f"{r:.2f}x" if r >= 0.1 else f"1/{1 / r:.0f}x"
 
 
 def main(argv: list[str] | None = None) -> int:
