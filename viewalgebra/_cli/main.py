@@ -54,6 +54,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+
+def _vector_options(sub: argparse.ArgumentParser, prefix: str, whole: str, starts: str) -> None:
+    """The options of a vector-length query (``vectorize``, ``layout --vector``)."""
+    sub.add_argument("--length", type=int, help=f"{prefix}run length (default: {whole})")
+    sub.add_argument("--bits", type=int,
+                     help=f"{prefix}cap the answer at this many bits per access (e.g. 128)")
+    sub.add_argument("--power-of-two", action="store_true", help=f"{prefix}powers of two only")
+    sub.add_argument("--aligned", action="store_true",
+                     help=f"{prefix}also require {starts} that are multiples of the length")
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command's module, imported now (``--help`` imports none of them)."""
     if getattr(args, "dtype", None) is not None:  # a bad --dtype is bad input for a file too
@@ -116,12 +126,7 @@ def argument_parser() -> argparse.ArgumentParser:
                                   "text, or written to OUT.svg when given")
             sub.add_argument("--dtype", default="f32",
                              help="element type of the offsets, for --bits (default f32)")
-            sub.add_argument("--length", type=int, help="--vector: run length (default: the layout's size)")
-            sub.add_argument("--bits", type=int,
-                             help="--vector: cap the answer at this many bits per access (e.g. 128)")
-            sub.add_argument("--power-of-two", action="store_true", help="--vector: powers of two only")
-            sub.add_argument("--aligned", action="store_true",
-                             help="--vector: also require first offsets that are multiples of the length")
+            _vector_options(sub, "--vector: ", "the layout's size", "first offsets")
         elif name == "audit":
             sub.add_argument("input", metavar="PROBLEMS",
                              help="a problem list in rocMLIR's tier1 format (conv and gemm lines)")
@@ -169,12 +174,7 @@ def argument_parser() -> argparse.ArgumentParser:
                              help="a directory's whole tree: the .mlir files of its subdirectories too")
         if name == "vectorize":
             sub.add_argument("--dim", type=int, required=True, help="the view dim to vectorize")
-            sub.add_argument("--length", type=int, help="run length (default: the dim's size)")
-            sub.add_argument("--bits", type=int,
-                             help="cap the answer at this many bits per access (e.g. 128)")
-            sub.add_argument("--power-of-two", action="store_true", help="powers of two only")
-            sub.add_argument("--aligned", action="store_true",
-                             help="also require start addresses that are multiples of the length")
+            _vector_options(sub, "", "the dim's size", "start addresses")
         if name in ("show", "vectorize"):
             sub.add_argument("--view", help="only this view of the file: its name (e.g. %%3) or its line "
                                             "(default: every view)")
