@@ -185,6 +185,17 @@ def collide(f: list[int]) -> bool:
     return len(set(f)) < len(f)
 
 
+def refused_rightly(e: va.errors.LayoutAlgebraError, f: list[int]) -> None:
+    """A refusal of a layout with offsets ``f``: two indices with one offset as its witness, or
+    strides that are not a mixed radix with gaps."""
+    event("refused: " + ("not one-to-one" if collide(f) else "gaps"))
+    if collide(f):
+        i, j, y = e.witness
+        assert i != j and f[i] == f[j] == y
+    else:
+        assert "not a mixed radix with gaps" in str(e)
+
+
 @SETTINGS
 @given(a=layouts(max_size=24, high=16), cosize=st.integers(1, 80))
 def test_complement_equals_brute_force(a: L.Layout, cosize: int) -> None:
@@ -192,12 +203,7 @@ def test_complement_equals_brute_force(a: L.Layout, cosize: int) -> None:
     try:
         r = L.complement(a, cosize)
     except va.errors.LayoutAlgebraError as e:
-        event("refused: " + ("not one-to-one" if collide(f) else "gaps"))
-        if collide(f):
-            i, j, y = e.witness
-            assert i != j and f[i] == f[j] == y
-        else:
-            assert "not a mixed radix with gaps" in str(e)
+        refused_rightly(e, f)
         return
     event("complement")
     assert not collide(f)
@@ -216,12 +222,7 @@ def test_left_inverse_equals_brute_force(a: L.Layout) -> None:
     try:
         inv = L.left_inverse(a)
     except va.errors.LayoutAlgebraError as e:
-        event("refused: " + ("not one-to-one" if collide(f) else "gaps"))
-        if collide(f):
-            i, j, y = e.witness
-            assert i != j and f[i] == f[j] == y
-        else:
-            assert "not a mixed radix with gaps" in str(e)
+        refused_rightly(e, f)
         return
     event("left inverse")
     g = table(inv)
